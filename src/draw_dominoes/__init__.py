@@ -1,0 +1,38 @@
+"""draw-dominoes: the rules engine for Draw, the individual domino game for two to four players."""
+
+from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place, parse_action
+from .line import Connection, End, Line, Port
+from .match import Match
+from .record import RecordError
+from .round import Round, hand_size_for, sample_from_view
+from .tiles import ALL_TILES, VALUE_MASKS, Tile
+from .view import Outcome, PlayerView, Termination, target_for
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_TILES",
+    "DRAW",
+    "PASS",
+    "VALUE_MASKS",
+    "Action",
+    "Connection",
+    "Draw",
+    "End",
+    "IllegalActionError",
+    "Line",
+    "Match",
+    "Outcome",
+    "Pass",
+    "Place",
+    "PlayerView",
+    "Port",
+    "RecordError",
+    "Round",
+    "Termination",
+    "Tile",
+    "hand_size_for",
+    "parse_action",
+    "sample_from_view",
+    "target_for",
+]

@@ -1,0 +1,160 @@
+"""The three actions (place, draw, pass), their text notation and the illegal-action error."""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Self, cast
+
+from .tiles import ALL_TILES, Tile
+
+__all__ = [
+    "DRAW",
+    "PASS",
+    "Action",
+    "Draw",
+    "IllegalActionError",
+    "Pass",
+    "Place",
+    "parse_action",
+]
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow here (R8); the state is left unchanged."""
+
+
+class Place:
+    """Place ``tile`` at line end ``end`` (0 = left, 1 = right, ``None`` = the opening).
+
+    Interned like ``Tile``: ``Place(t, 0) is Place(t, 0)``; ``index`` numbers the
+    84 placements (``3 * tile.index`` + 0, 1, or 2 for the opening). Text: ``[1|4]`` for an
+    opening, ``[1|1]@0`` / ``[4|4]@1`` at end 0 / end 1.
+    """
+
+    __slots__ = ("_text", "end", "index", "tile")
+
+    tile: Tile
+    end: int | None
+    index: int
+    _text: str
+
+    def __new__(cls, tile: Tile | str, end: int | None) -> Place:
+        if isinstance(tile, str):
+            tile = Tile.parse(tile)
+        if not isinstance(tile, Tile):
+            raise ValueError(f"not a tile: {tile!r}")
+        if end is None:
+            return _PLACES[tile.index * 3 + 2]
+        if type(end) is not int or end not in (0, 1):
+            raise ValueError(f"a line end is 0, 1 or None (the opening), not {end!r}")
+        return _PLACES[tile.index * 3 + end]
+
+    @classmethod
+    def _make(cls, tile: Tile, end: int | None) -> Place:
+        place = object.__new__(cls)
+        object.__setattr__(place, "tile", tile)
+        object.__setattr__(place, "end", end)
+        object.__setattr__(place, "index", tile.index * 3 + (2 if end is None else end))
+        object.__setattr__(place, "_text", str(tile) if end is None else f"{tile}@{end}")
+        return place
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Place is immutable")
+
+    def __reduce__(self) -> tuple[type[Place], tuple[Tile, int | None]]:
+        return (Place, (self.tile, self.end))
+
+    def __copy__(self) -> Place:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Place:
+        return self
+
+    # Equality and hashing are by identity (the default): every Place is interned.
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Place({self.tile!r}, {self.end!r})"
+
+
+_PLACES: Final[tuple[Place, ...]] = tuple(
+    Place._make(tile, end) for tile in ALL_TILES for end in (0, 1, None)
+)
+
+
+class _Singleton:
+    """A stateless action: every instance is the same object."""
+
+    __slots__ = ()
+    _text = ""
+
+    def __new__(cls) -> Self:
+        instance = _SINGLETONS.get(cls)
+        if instance is None:
+            instance = _SINGLETONS[cls] = object.__new__(cls)
+        return cast(Self, instance)
+
+    def __reduce__(self) -> tuple[type[_Singleton], tuple[()]]:
+        return (type(self), ())
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+_SINGLETONS: dict[type[_Singleton], _Singleton] = {}
+
+
+class Draw(_Singleton):
+    """Take the boneyard's first tile; the turn continues (R5, R6). Text: ``draw``."""
+
+    __slots__ = ()
+    _text = "draw"
+
+
+class Pass(_Singleton):
+    """Pass the turn; only when nothing can be placed or drawn (R5). Text: ``pass``."""
+
+    __slots__ = ()
+    _text = "pass"
+
+
+DRAW: Final = Draw()
+PASS: Final = Pass()
+
+Action = Place | Draw | Pass
+
+_PLACE_RE: Final = re.compile(r"\s*(\[[^\]]*\])\s*(?:@\s*([^\s]*))?\s*")
+
+
+def parse_action(text: str) -> Action:
+    """Read an action's text: ``draw``, ``pass``, ``[1|4]`` (opening), ``[1|4]@0``, ``[1|4]@1``."""
+    if not isinstance(text, str):
+        raise ValueError(f"not an action: {text!r}")
+    word = text.strip().lower()
+    if word == "draw":
+        return DRAW
+    if word == "pass":
+        return PASS
+    match = _PLACE_RE.fullmatch(text)
+    if match is None:
+        raise ValueError(
+            f"not an action: {text!r} (expected 'draw', 'pass', '[1|4]', '[1|4]@0' or '[1|4]@1')"
+        )
+    tile = Tile.parse(match.group(1))
+    end_text = match.group(2)
+    if end_text is None:
+        return Place(tile, None)
+    if end_text not in ("0", "1"):
+        raise ValueError(f"not an action: {text!r} (the end after '@' is 0 or 1)")
+    return Place(tile, int(end_text))

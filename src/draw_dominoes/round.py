@@ -1,0 +1,669 @@
+"""Round: one deal of Draw from the shuffle to the settlement (R2–R18), on bitmasks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+from typing import Final
+
+from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place
+from .line import Line
+from .tiles import ALL_TILES, VALUE_MASKS, Tile, pips_of_mask, shuffled_tiles, tiles_of_mask
+from .view import Outcome, PlayerView, Termination, target_for
+
+__all__ = ["Round", "hand_size_for", "new_seed", "sample_from_view"]
+
+UNDRAWN: Final = 2
+"""The boneyard's final two tiles are never drawn (R2)."""
+
+
+def hand_size_for(players: int) -> int:
+    """Seven tiles each with two or three players, six with four (R2)."""
+    _check_players(players)
+    return 6 if players == 4 else 7
+
+
+def _check_players(players: object) -> int:
+    if type(players) is not int or not 2 <= players <= 4:
+        raise ValueError(f"Draw is for 2 to 4 players, not {players!r}")
+    return players
+
+
+def new_seed() -> int:
+    """A fresh seed from the operating system, so that an unseeded game can still be replayed."""
+    return random.SystemRandom().randrange(2**63)
+
+
+# The line's two end values are one code, ``7 * end0 + end1``; EMPTY before the opening.
+EMPTY: Final = 49
+
+
+def _placements_at(end: int, value: int, extra: list[Action]) -> dict[int, list[Action]]:
+    """Each subset of the seven tiles showing ``value`` -> its placements at ``end`` + ``extra``."""
+    tiles = [t for t in ALL_TILES if value in (t.low, t.high)]
+    return {
+        sum(t.bit for i, t in enumerate(tiles) if subset >> i & 1): [
+            Place(t, end) for i, t in enumerate(tiles) if subset >> i & 1
+        ]
+        + extra
+        for subset in range(1 << len(tiles))
+    }
+
+
+# Legal actions come from table lookups, not loops: per ends code, the placements at
+# end 0 keyed by ``hand & mask0``, and at end 1 (without and with a trailing draw)
+# keyed by ``hand & mask1``.
+_BY_ENDS: Final = tuple(
+    (
+        _placements_at(0, code // 7, []),
+        VALUE_MASKS[code // 7],
+        (_placements_at(1, code % 7, []), _placements_at(1, code % 7, [DRAW])),
+        VALUE_MASKS[code % 7],
+    )
+    for code in range(EMPTY)
+)
+_PLAYABLE: Final = tuple(VALUE_MASKS[c // 7] | VALUE_MASKS[c % 7] for c in range(EMPTY)) + (
+    (1 << 28) - 1,
+)
+_OPENING_RUNS: Final = tuple(
+    {
+        sum(t.bit for i, t in enumerate(run) if subset >> i & 1): [
+            Place(t, None) for i, t in enumerate(run) if subset >> i & 1
+        ]
+        for subset in range(128)
+    }
+    for run in (ALL_TILES[0:7], ALL_TILES[7:14], ALL_TILES[14:21], ALL_TILES[21:28])
+)
+_RUN_MASKS: Final = tuple(sum(t.bit for t in ALL_TILES[7 * k : 7 * k + 7]) for k in range(4))
+
+
+def _after(place: Place) -> tuple[int, ...]:
+    """For each ends code (and EMPTY), the code after ``place``, or -1 where it does not fit."""
+    tile, end = place.tile, place.end
+    out = []
+    for code in range(EMPTY):
+        ends = list(divmod(code, 7))
+        if end is None or ends[end] not in (tile.low, tile.high):
+            out.append(-1)
+        else:
+            ends[end] = tile.other(ends[end])
+            out.append(7 * ends[0] + ends[1])
+    out.append(7 * tile.low + tile.high if end is None else -1)
+    return tuple(out)
+
+
+_AFTER: Final = tuple(
+    _after(p) for t in ALL_TILES for p in (Place(t, 0), Place(t, 1), Place(t, None))
+)
+"""``_AFTER[place.index][ends]``: the ends code after the placement."""
+
+
+def _tile(value: Tile | str) -> Tile:
+    if isinstance(value, Tile):
+        return value
+    if isinstance(value, str):
+        return Tile.parse(value)
+    raise ValueError(f"not a tile: {value!r}")
+
+
+class Round:
+    """One round: deal, turns, settlement. Mutable: ``apply`` changes it in place.
+
+    Hands are bitmasks over the 28 tiles; the boneyard is an ordered stack
+    (``boneyard[0]`` is drawn first) of which the last two are never drawn.
+    """
+
+    __slots__ = (
+        "_actions",
+        "_current",
+        "_dealt",
+        "_drawn",
+        "_ends",
+        "_hands",
+        "_lacks",
+        "_leader",
+        "_left",
+        "_line",
+        "_line_at",
+        "_n",
+        "_outcome",
+        "_scores",
+        "_seed",
+        "_stock",
+    )
+
+    _n: int
+    _hands: list[int]
+    _stock: list[Tile]
+    _drawn: int
+    _left: int
+    _ends: int
+    _actions: list[Action]
+    _current: int
+    _leader: int
+    _lacks: list[int]
+    _outcome: Outcome | None
+    _scores: tuple[int, ...]
+    _dealt: int
+    _seed: int | None
+    _line: Line | None
+    _line_at: int
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        seed: int | None = None,
+        leader: int | None = None,
+        *,
+        rng: random.Random | None = None,
+        scores: Sequence[int] | None = None,
+    ) -> Round:
+        """Shuffle and deal a round (R2); the leader is drawn by lot when not given (R4).
+
+        Pass ``seed`` (or your own ``rng``); with neither, a fresh seed is chosen and
+        kept in ``round.seed`` so the round can be replayed.
+        """
+        n = _check_players(players)
+        if rng is None:
+            if seed is None:
+                seed = new_seed()
+            rng = random.Random(seed)
+        tiles = shuffled_tiles(rng)
+        if leader is None:
+            leader = rng.randrange(n)
+        round_ = cls._start(n, tiles, leader, scores)
+        round_._seed = seed
+        return round_
+
+    @classmethod
+    def from_deal(
+        cls,
+        hands: Sequence[Sequence[Tile | str]],
+        boneyard: Sequence[Tile | str],
+        leader: int,
+        *,
+        scores: Sequence[int] | None = None,
+    ) -> Round:
+        """Start from a given deal: every one of the 28 tiles exactly once, hands sized by R2.
+
+        ``boneyard[0]`` is the first tile drawn.
+        """
+        n = _check_players(len(hands))
+        hand_tiles = [[_tile(t) for t in hand] for hand in hands]
+        stock = [_tile(t) for t in boneyard]
+        size = hand_size_for(n)
+        for seat, hand in enumerate(hand_tiles):
+            if len(hand) != size:
+                raise ValueError(
+                    f"hand {seat} has {len(hand)} tiles; with {n} players each hand has {size} (R2)"
+                )
+        seen: set[Tile] = set()
+        for tile in [t for hand in hand_tiles for t in hand] + stock:
+            if tile in seen:
+                raise ValueError(f"{tile} is dealt twice")
+            seen.add(tile)
+        missing = [str(t) for t in ALL_TILES if t not in seen]
+        if missing:
+            raise ValueError(f"the deal lacks {', '.join(missing)}: all 28 tiles must be dealt")
+        return cls._start(n, [t for hand in hand_tiles for t in hand] + stock, leader, scores)
+
+    @classmethod
+    def _start(
+        cls,
+        n: int,
+        tiles: list[Tile],
+        leader: int,
+        scores: Sequence[int] | None,
+    ) -> Round:
+        """A fresh round from the 28 tiles in deal order: the hands, then the boneyard."""
+        if type(leader) is not int or not 0 <= leader < n:
+            raise ValueError(f"the leader is a seat from 0 to {n - 1}, not {leader!r}")
+        if scores is None:
+            score_tuple = (0,) * n
+        else:
+            score_tuple = tuple(int(s) for s in scores)
+            if len(score_tuple) != n or min(score_tuple) < 0:
+                raise ValueError(f"scores must be {n} non-negative integers, not {scores!r}")
+        self = object.__new__(cls)
+        self._n = n
+        size = 6 if n == 4 else 7
+        self._hands = [sum([t.bit for t in tiles[i * size : i * size + size]]) for i in range(n)]
+        self._stock = tiles
+        self._dealt = self._drawn = n * size
+        self._left = 28 - n * size
+        self._ends = EMPTY
+        self._actions = []
+        self._current = leader
+        self._leader = leader
+        self._lacks = [0] * n
+        self._outcome = None
+        self._scores = score_tuple
+        self._seed = None
+        self._line = None
+        self._line_at = -1
+        return self
+
+    def clone(self) -> Round:
+        """An independent copy (for search)."""
+        other = object.__new__(Round)
+        other._n = self._n
+        other._hands = self._hands[:]
+        other._stock = self._stock
+        other._drawn = self._drawn
+        other._left = self._left
+        other._ends = self._ends
+        other._actions = self._actions[:]
+        other._current = self._current
+        other._leader = self._leader
+        other._lacks = self._lacks[:]
+        other._outcome = self._outcome
+        other._scores = self._scores
+        other._dealt = self._dealt
+        other._seed = self._seed
+        other._line = self._line
+        other._line_at = self._line_at
+        return other
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def players(self) -> int:
+        return self._n
+
+    @property
+    def leader(self) -> int:
+        return self._leader
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act; once the round is over, the seat that acted last."""
+        return self._current
+
+    @property
+    def seed(self) -> int | None:
+        """The seed this round was dealt from, if it was dealt by ``new`` with a seed."""
+        return self._seed
+
+    @property
+    def deal(self) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
+        """The initial hands (sorted) and boneyard order, for records."""
+        if self._dealt < 0:
+            raise ValueError("a sampled round has no known deal")
+        size, tiles = self._dealt // self._n, self._stock
+        hands = tuple(tuple(sorted(tiles[i * size : i * size + size])) for i in range(self._n))
+        return hands, tuple(tiles[self._dealt :])
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The match scores at the start of this round (zeros outside a match)."""
+        return self._scores
+
+    @property
+    def target(self) -> int:
+        return target_for(self._n)
+
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """``None`` while the round runs; then how it ended and what it scored."""
+        return self._outcome
+
+    @property
+    def line(self) -> Line:
+        line = self._line
+        if line is None or self._line_at != len(self._actions):
+            line = Line.from_placements(
+                [(a.tile, a.end) for a in self._actions if isinstance(a, Place)]
+            )
+            self._line = line
+            self._line_at = len(self._actions)
+        return line
+
+    @property
+    def end_values(self) -> tuple[int, ...]:
+        """The two values the line accepts; empty before the opening."""
+        return () if self._ends == EMPTY else divmod(self._ends, 7)
+
+    @property
+    def boneyard_size(self) -> int:
+        return self._left
+
+    @property
+    def drawable(self) -> int:
+        """Tiles that can still be drawn (R2)."""
+        return max(0, self._left - UNDRAWN)
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The remaining boneyard in draw order: hidden information (R21)."""
+        return tuple(self._stock[self._drawn :])
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """Every ``(seat, action)`` so far; draws carry no tile, so this is public (R21)."""
+        seat, n, out = self._leader, self._n, []
+        for action in self._actions:
+            out.append((seat, action))
+            if type(action) is not Draw:
+                seat = (seat + 1) % n
+        return tuple(out)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action so far, in order (the history without seats)."""
+        return tuple(self._actions)
+
+    @property
+    def consecutive_passes(self) -> int:
+        count = 0
+        for action in reversed(self._actions):
+            if type(action) is not Pass:
+                break
+            count += 1
+        return count
+
+    def hand(self, player: int) -> tuple[Tile, ...]:
+        """The tiles seat ``player`` holds, in tile order (hidden from the others, R21)."""
+        return tiles_of_mask(self._hands[self._seat(player)])
+
+    def hand_mask(self, player: int) -> int:
+        return self._hands[self._seat(player)]
+
+    def hand_size(self, player: int) -> int:
+        return self._hands[self._seat(player)].bit_count()
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(h.bit_count() for h in self._hands)
+
+    def pip_total(self, player: int) -> int:
+        """Both halves of every tile in the hand (R15)."""
+        return pips_of_mask(self._hands[self._seat(player)])
+
+    def lacking(self, player: int) -> frozenset[int]:
+        """Values ``player`` is known not to hold: the end values it passed on."""
+        mask = self._lacks[self._seat(player)]
+        return frozenset(v for v in range(7) if mask >> v & 1)
+
+    def _seat(self, player: int) -> int:
+        if type(player) is not int or not 0 <= player < self._n:
+            raise ValueError(f"no seat {player!r}: seats are 0 to {self._n - 1}")
+        return player
+
+    # ----------------------------------------------------------------- turns
+
+    def legal_actions(self) -> list[Action]:
+        """Exactly the legal actions (R5–R7), in a fixed order.
+
+        Placements at end 0 (by tile), then at end 1 (by tile), then draw or pass;
+        an opening lists every hand tile.
+        """
+        if self._outcome is not None:
+            return []
+        hand = self._hands[self._current]
+        ends = self._ends
+        if ends == EMPTY:
+            o, m = _OPENING_RUNS, _RUN_MASKS
+            actions: list[Action] = [
+                *o[0][hand & m[0]],
+                *o[1][hand & m[1]],
+                *o[2][hand & m[2]],
+                *o[3][hand & m[3]],
+            ]
+            if self._left > UNDRAWN:
+                actions.append(DRAW)
+            return actions
+        at0, mask0, at1, mask1 = _BY_ENDS[ends]
+        actions = at0[hand & mask0] + at1[self._left > UNDRAWN][hand & mask1]
+        return actions or [PASS]
+
+    def is_legal(self, action: object) -> bool:
+        return self._outcome is None and action in self.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the current player; IllegalActionError changes nothing (R8)."""
+        if self._outcome is not None:
+            raise IllegalActionError("the round is over")
+        seat = self._current
+        kind = type(action)
+        if kind is Place:
+            hand = self._hands[seat]
+            bit = action.tile.bit  # type: ignore[union-attr]
+            ends = _AFTER[action.index][self._ends]  # type: ignore[union-attr]
+            if not hand & bit or ends < 0:
+                raise self._why_not(action)  # type: ignore[arg-type]
+            self._ends = ends
+            hand ^= bit
+            self._hands[seat] = hand
+            self._actions.append(action)
+            if hand:
+                self._current = (seat + 1) % self._n
+            else:
+                self._settle(Termination.DOMINO)
+        elif kind is Draw:
+            if self._left <= UNDRAWN:
+                raise IllegalActionError(
+                    f"no drawing: the boneyard is down to {self._left} tiles, which stay undrawn"
+                )
+            self._hands[seat] |= self._stock[self._drawn].bit
+            self._drawn += 1
+            self._left -= 1
+            self._actions.append(action)
+        elif kind is Pass:
+            if self._left > UNDRAWN:
+                raise IllegalActionError("no passing while you can draw: draw or place")
+            if self._hands[seat] & _PLAYABLE[self._ends]:
+                raise IllegalActionError("no passing with a playable tile: place it")
+            e0, e1 = divmod(self._ends, 7)
+            self._lacks[seat] |= (1 << e0) | (1 << e1)
+            self._actions.append(action)
+            if self.consecutive_passes >= self._n:
+                self._settle(Termination.BLOCKED)
+            else:
+                self._current = (seat + 1) % self._n
+        else:
+            raise IllegalActionError(f"not an action: {action!r}")
+
+    def _why_not(self, action: Place) -> IllegalActionError:
+        """The error for a placement that does not fit."""
+        tile, end, seat = action.tile, action.end, self._current
+        if not self._hands[seat] & tile.bit:
+            return IllegalActionError(f"player {seat} does not hold {tile}")
+        if self._ends == EMPTY:
+            return IllegalActionError(
+                f"the line is empty: {tile} opens it, written {tile}, not {action}"
+            )
+        if end is None:
+            return IllegalActionError(f"the line is open: say which end, {tile}@0 or {tile}@1")
+        value = divmod(self._ends, 7)[end]
+        return IllegalActionError(f"{tile} does not match end {end}, which shows {value}")
+
+    def _settle(self, kind: Termination) -> None:
+        totals = tuple(pips_of_mask(h) for h in self._hands)
+        everyone = sum(totals)
+        if kind is Termination.DOMINO:
+            winner: int | None = self._current
+            points = everyone  # R16: the dominoer's own total is 0
+        else:
+            lowest = min(totals)
+            if totals.count(lowest) == 1:  # R17
+                winner = totals.index(lowest)
+                points = everyone - lowest - lowest
+            else:
+                winner, points = None, 0
+        self._outcome = Outcome(kind, winner, points, totals)
+
+    # ----------------------------------------------------------------- information
+
+    def view(self, player: int) -> PlayerView:
+        """What seat ``player`` may see (R21); all hands once the round is over."""
+        seat = self._seat(player)
+        over = self._outcome is not None
+        return PlayerView(
+            player=seat,
+            players=self._n,
+            leader=self._leader,
+            current_player=self._current,
+            hand=tiles_of_mask(self._hands[seat]),
+            line=self.line,
+            boneyard_size=self._left,
+            hand_sizes=self.hand_sizes,
+            scores=self._scores,
+            target=target_for(self._n),
+            history=self.history,
+            legal_actions=tuple(self.legal_actions()) if seat == self._current else (),
+            outcome=self._outcome,
+            revealed_hands=tuple(tiles_of_mask(h) for h in self._hands) if over else (),
+        )
+
+    def sample_hidden(self, player: int, rng: random.Random) -> Round:
+        """A copy whose hidden tiles are re-dealt uniformly among deals ``player`` cannot rule out.
+
+        Built from ``self.view(player)`` alone, so it cannot leak what the player may not see.
+        """
+        return sample_from_view(self.view(player), rng)
+
+    def __repr__(self) -> str:
+        state = "over" if self._outcome else f"player {self._current} to act"
+        return f"<Round {self._n} players, {state}, line {self.line}, boneyard {self._left}>"
+
+
+# --------------------------------------------------------------------- determinization
+
+
+def sample_from_view(view: PlayerView, rng: random.Random) -> Round:
+    """A full round consistent with ``view``, drawn uniformly from all consistent ones.
+
+    The hidden tiles (everything outside the viewer's hand and the line) are dealt to
+    the other hands by size, no hand getting a value its owner is known to lack
+    (it passed on it), and the rest form the boneyard in random order.
+    """
+    n = view.players
+    me = view.player
+    if view.outcome is not None:
+        hands_tiles = [list(h) for h in view.revealed_hands]
+        # After the round nothing is hidden but the boneyard order, which no longer matters.
+        known = {t for h in hands_tiles for t in h} | set(view.line.tiles)
+        rest = [t for t in ALL_TILES if t not in known]
+        rng.shuffle(rest)
+        return _rebuild(view, [sum(t.bit for t in h) for h in hands_tiles], rest)
+    known_mask = sum(t.bit for t in view.hand) | sum(t.bit for t in view.line.tiles)
+    hidden = [t for t in ALL_TILES if not known_mask & t.bit]
+    others = [seat for seat in range(n) if seat != me]
+    sizes = [view.hand_sizes[seat] for seat in others]
+    lacking = view.lacking
+    forbidden = [sum(VALUE_MASKS[v] for v in lacking[seat]) for seat in others]
+    if len(hidden) != sum(sizes) + view.boneyard_size:
+        raise ValueError("inconsistent view: hidden tiles do not match hand and boneyard sizes")
+    hands = [0] * n
+    hands[me] = known_mask & ~sum(t.bit for t in view.line.tiles)
+    dealt = _deal_hidden(hidden, sizes, forbidden, rng)
+    for seat, mask in zip(others, dealt):
+        hands[seat] = mask
+    dealt_mask = sum(dealt)
+    stock = [t for t in hidden if not dealt_mask & t.bit]
+    rng.shuffle(stock)
+    return _rebuild(view, hands, stock)
+
+
+_REJECTION_TRIES: Final = 50
+
+
+def _deal_hidden(
+    hidden: list[Tile], sizes: list[int], forbidden: list[int], rng: random.Random
+) -> list[int]:
+    """Uniformly deal hands of ``sizes`` from ``hidden``; hand i gets no tile in ``forbidden[i]``.
+
+    Rejection sampling is uniform and fast when few values are known missing; when it
+    keeps failing, an exact count of completions (by tile type) takes over.
+    """
+    pool = hidden[:]
+    if any(forbidden):
+        for _ in range(_REJECTION_TRIES):
+            rng.shuffle(pool)
+            masks, start, ok = [], 0, True
+            for size, banned in zip(sizes, forbidden):
+                mask = sum(t.bit for t in pool[start : start + size])
+                if mask & banned:
+                    ok = False
+                    break
+                masks.append(mask)
+                start += size
+            if ok:
+                return masks
+        return _deal_exact(hidden, sizes, forbidden, rng)
+    rng.shuffle(pool)
+    masks, start = [], 0
+    for size in sizes:
+        masks.append(sum(t.bit for t in pool[start : start + size]))
+        start += size
+    return masks
+
+
+def _deal_exact(
+    hidden: list[Tile], sizes: list[int], forbidden: list[int], rng: random.Random
+) -> list[int]:
+    """Exact uniform sampling: tile by tile, each destination weighted by its completions."""
+    k = len(sizes)
+    # Destinations 0..k-1 are the hands, k is the boneyard (which takes anything).
+    allowed = [tuple(d for d in range(k) if not forbidden[d] & t.bit) + (k,) for t in hidden]
+    capacity = tuple(sizes) + (len(hidden) - sum(sizes),)
+
+    @cache
+    def completions(i: int, caps: tuple[int, ...]) -> int:
+        if i == len(hidden):
+            return 1
+        total = 0
+        for d in allowed[i]:
+            if caps[d]:
+                total += completions(i + 1, caps[:d] + (caps[d] - 1,) + caps[d + 1 :])
+        return total
+
+    caps = capacity
+    if completions(0, caps) == 0:
+        raise ValueError("inconsistent view: no deal satisfies what the opponents lack")
+    masks = [0] * k
+    for i, tile in enumerate(hidden):
+        pick = rng.randrange(completions(i, caps))
+        for d in allowed[i]:
+            if not caps[d]:
+                continue
+            nxt = caps[:d] + (caps[d] - 1,) + caps[d + 1 :]
+            weight = completions(i + 1, nxt)
+            if pick < weight:
+                if d < k:
+                    masks[d] |= tile.bit
+                caps = nxt
+                break
+            pick -= weight
+    return masks
+
+
+def _rebuild(view: PlayerView, hands: list[int], stock: list[Tile]) -> Round:
+    """A round in ``view``'s position with the given hands and remaining boneyard."""
+    r = object.__new__(Round)
+    r._n = view.players
+    r._hands = hands
+    r._stock = stock
+    r._drawn = 0
+    r._left = len(stock)
+    values = view.line.end_values
+    r._ends = 7 * values[0] + values[1] if values else EMPTY
+    r._actions = [action for _, action in view.history]
+    r._current = view.current_player
+    r._leader = view.leader
+    r._lacks = [sum(1 << v for v in values_) for values_ in view.lacking]
+    r._outcome = view.outcome
+    r._scores = view.scores
+    r._dealt = -1
+    r._seed = None
+    r._line = view.line
+    r._line_at = len(view.history)
+    return r
