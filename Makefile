@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-EXTRAS ?= dev
+EXTRAS ?= dev,terminal,tournament,web,rl
 comma := ,
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 CORE := src/draw_dominoes/__init__.py src/draw_dominoes/tiles.py src/draw_dominoes/actions.py \

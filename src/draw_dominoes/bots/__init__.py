@@ -1,0 +1,56 @@
+"""Bots: a registry of players that choose an action from a seat's view (R21) and nothing else."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..actions import Action
+from ..view import PlayerView
+
+__all__ = ["Bot", "NAMES", "OFFERED", "create", "register"]
+
+
+class Bot(Protocol):
+    """A player: ``choose`` gets only the seat's view, never hidden tiles."""
+
+    name: str
+
+    def choose(self, view: PlayerView) -> Action: ...
+
+
+BotFactory = Callable[..., Bot]
+
+_REGISTRY: dict[str, BotFactory] = {}
+NAMES: list[str] = []
+"""Every registered bot name, in registration order (weakest first)."""
+OFFERED: list[str] = []
+"""The bots offered as opponents to people (``omniscient`` and the like are not)."""
+
+
+def register(name: str, factory: BotFactory, *, offered: bool = True) -> None:
+    """Add a bot to the registry; ``factory(seed=..., **options)`` builds one."""
+    if name in _REGISTRY:
+        raise ValueError(f"a bot named {name!r} is already registered")
+    _REGISTRY[name] = factory
+    NAMES.append(name)
+    if offered:
+        OFFERED.append(name)
+
+
+def create(name: str, seed: int = 0, **options: Any) -> Bot:
+    """A new bot ``name`` with its own ``random.Random(seed)``; unknown names are a ValueError."""
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(NAMES)}")
+    return factory(seed=seed, **options)
+
+
+def _rng(seed: int | random.Random) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+from . import simple as _simple  # noqa: E402  (registers the built-in bots)
+
+del _simple

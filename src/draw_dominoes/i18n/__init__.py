@@ -1,0 +1,108 @@
+"""Translations: every word shown to people, in English and German, from JSON catalogues.
+
+Keys are ``domain.name``; the catalogue for a domain is ``locales/<lang>/<domain>.json``,
+so each interface (``common``, ``terminal``, ``web``, …) owns its own files.
+Messages are ``str.format`` templates.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ..view import Outcome, Termination
+
+__all__ = [
+    "LANGUAGES",
+    "DEFAULT_LANGUAGE",
+    "translate",
+    "catalogue",
+    "domains",
+    "language_from_environment",
+    "explain_outcome",
+    "join_numbers",
+]
+
+LANGUAGES: tuple[str, ...] = ("en", "de")
+DEFAULT_LANGUAGE = "en"
+
+
+def _check(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def domains() -> list[str]:
+    """The catalogue domains present for the default language."""
+    folder = resources.files(__package__).joinpath("locales", DEFAULT_LANGUAGE)
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+@cache
+def catalogue(lang: str, domain: str) -> Mapping[str, str]:
+    """All messages of one domain in one language."""
+    path = resources.files(__package__).joinpath("locales", _check(lang), f"{domain}.json")
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def translate(key: str, lang: str = DEFAULT_LANGUAGE, /, **values: Any) -> str:
+    """The message ``key`` (``domain.name``) in ``lang``, with ``values`` filled in."""
+    domain, _, _name = key.partition(".")
+    try:
+        template = catalogue(lang, domain)[key]
+    except (KeyError, FileNotFoundError):
+        raise KeyError(f"no message {key!r} in language {lang!r}") from None
+    return template.format(**values) if values else template
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """``de`` when LANGUAGE, LC_ALL, LC_MESSAGES or LANG asks for German, else ``en``."""
+    env = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            code = value.split(":")[0].split("_")[0].split(".")[0].lower()
+            return code if code in LANGUAGES else DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def join_numbers(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def explain_outcome(outcome: Outcome, names: list[str], lang: str = DEFAULT_LANGUAGE) -> str:
+    """The settlement in words (R15–R17), e.g. ``blocked: totals 3, 8, 10; the lowest, 3,
+    scores 8 + 10 − 3 = 15``."""
+    totals = list(outcome.pip_totals)
+    if outcome.kind is Termination.DOMINO:
+        assert outcome.winner is not None
+        others = [t for seat, t in enumerate(totals) if seat != outcome.winner]
+        return translate(
+            "common.settle_domino",
+            lang,
+            name=names[outcome.winner],
+            totals=join_numbers(others),
+            sum=" + ".join(str(t) for t in others),
+            points=outcome.points,
+        )
+    if outcome.winner is None:
+        return translate(
+            "common.settle_blocked_tie", lang, totals=join_numbers(totals), lowest=min(totals)
+        )
+    own = totals[outcome.winner]
+    others = [t for seat, t in enumerate(totals) if seat != outcome.winner]
+    return translate(
+        "common.settle_blocked",
+        lang,
+        name=names[outcome.winner],
+        totals=join_numbers(totals),
+        lowest=own,
+        sum=" + ".join(str(t) for t in others),
+        points=outcome.points,
+    )
