@@ -559,7 +559,7 @@ def sample_from_view(view: PlayerView, rng: random.Random) -> Round:
     others = [seat for seat in range(n) if seat != me]
     sizes = [view.hand_sizes[seat] for seat in others]
     lacking = view.lacking
-    forbidden = [sum(VALUE_MASKS[v] for v in lacking[seat]) for seat in others]
+    forbidden = [_values_mask(lacking[seat]) for seat in others]
     if len(hidden) != sum(sizes) + view.boneyard_size:
         raise ValueError("inconsistent view: hidden tiles do not match hand and boneyard sizes")
     hands = [0] * n
@@ -571,6 +571,14 @@ def sample_from_view(view: PlayerView, rng: random.Random) -> Round:
     stock = [t for t in hidden if not dealt_mask & t.bit]
     rng.shuffle(stock)
     return _rebuild(view, hands, stock)
+
+
+def _values_mask(values: frozenset[int]) -> int:
+    """The tiles showing any of ``values`` (masks overlap, so OR them, never add)."""
+    mask = 0
+    for value in values:
+        mask |= VALUE_MASKS[value]
+    return mask
 
 
 _REJECTION_TRIES: Final = 50
