@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 
 from draw_dominoes import Round
 
 
 def random_rounds(players: int, seconds: float, seed: int = 0) -> tuple[int, int, float]:
-    """Play random rounds for about ``seconds``; return (rounds, actions, elapsed)."""
+    """Play uniformly random rounds for about ``seconds``; return (rounds, actions, elapsed)."""
     rng = random.Random(seed)
-    uniform = (
-        rng.random
-    )  # legal[int(uniform() * len(legal))] is a uniform choice, cheaper than rng.choice
+    uniform = rng.random  # options[int(uniform() * len(options))]: a uniform choice
     rounds = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -58,19 +57,36 @@ def clone_and_legal(players: int, seconds: float, seed: int = 0) -> tuple[int, f
             return calls, now - start
 
 
+def report(label: str, rates: list[float], unit: str) -> None:
+    print(
+        f"{label}: best {max(rates):9,.0f} {unit}, median {statistics.median(rates):9,.0f}"
+        f"  ({len(rates)} runs)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per run")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (best and median)")
     args = parser.parse_args()
+    print("one core, plain CPython; a shared machine is noisy, so the best run is the figure")
     for players in (2, 3, 4):
-        rounds, actions, elapsed = random_rounds(players, args.seconds)
-        print(
-            f"{players} players: {rounds / elapsed:9,.0f} random rounds/s"
-            f"  ({actions / rounds:.1f} actions a round, {actions / elapsed:,.0f} actions/s)"
+        rates, lengths = [], []
+        for run in range(args.runs):
+            rounds, actions, elapsed = random_rounds(players, args.seconds, seed=run)
+            rates.append(rounds / elapsed)
+            lengths.append(actions / rounds)
+        report(
+            f"{players} players, random rounds",
+            rates,
+            f"rounds/s ({statistics.mean(lengths):.1f} actions each)",
         )
     for players in (2, 3, 4):
-        calls, elapsed = clone_and_legal(players, args.seconds)
-        print(f"{players} players: {calls / elapsed:9,.0f} clone()+legal_actions()/s")
+        rates = []
+        for run in range(args.runs):
+            calls, elapsed = clone_and_legal(players, args.seconds, seed=run)
+            rates.append(calls / elapsed)
+        report(f"{players} players, clone()+legal_actions()", rates, "calls/s")
 
 
 if __name__ == "__main__":

@@ -554,7 +554,8 @@ def sample_from_view(view: PlayerView, rng: random.Random) -> Round:
         rest = [t for t in ALL_TILES if t not in known]
         rng.shuffle(rest)
         return _rebuild(view, [sum(t.bit for t in h) for h in hands_tiles], rest)
-    known_mask = sum(t.bit for t in view.hand) | sum(t.bit for t in view.line.tiles)
+    own = sum(t.bit for t in view.hand)
+    known_mask = own | sum(t.bit for t in view.line.tiles)
     hidden = [t for t in ALL_TILES if not known_mask & t.bit]
     others = [seat for seat in range(n) if seat != me]
     sizes = [view.hand_sizes[seat] for seat in others]
@@ -563,7 +564,7 @@ def sample_from_view(view: PlayerView, rng: random.Random) -> Round:
     if len(hidden) != sum(sizes) + view.boneyard_size:
         raise ValueError("inconsistent view: hidden tiles do not match hand and boneyard sizes")
     hands = [0] * n
-    hands[me] = known_mask & ~sum(t.bit for t in view.line.tiles)
+    hands[me] = own
     dealt = _deal_hidden(hidden, sizes, forbidden, rng)
     for seat, mask in zip(others, dealt):
         hands[seat] = mask
