@@ -156,3 +156,11 @@ def test_a_round_record_with_a_wrong_seed_is_refused() -> None:
     record["seed"] = 9
     with pytest.raises(RecordError, match="not the one seed 9 gives"):
         loads(json.dumps(record))
+
+
+@pytest.mark.parametrize("scores", [[1.5, 0], ["10", 0], [-1, 0], [0]])
+def test_a_round_record_with_bad_scores_is_refused(scores: list[object]) -> None:
+    record = round_to_record(Round.new(2, seed=8))
+    record["scores"] = scores
+    with pytest.raises(RecordError, match="scores must be 2 non-negative integers"):
+        loads(json.dumps(record))

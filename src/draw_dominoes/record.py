@@ -95,16 +95,13 @@ def loads(text: str | bytes) -> Round | Match:
     raise RecordError(f"record kind must be 'round' or 'match', not {kind!r}")
 
 
-def _field(obj: object, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+def _field(obj: object, key: str, kind: type, where: str) -> Any:
     if not isinstance(obj, dict):
         raise RecordError(f"{where}: expected a JSON object, got {type(obj).__name__}")
     if key not in obj:
         raise RecordError(f"{where}: the field {key!r} is missing")
     value = obj[key]
-    bad_bool = isinstance(value, bool) and bool not in (
-        kind if isinstance(kind, tuple) else (kind,)
-    )
-    if not isinstance(value, kind) or bad_bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise RecordError(f"{where}: the field {key!r} has the wrong type ({value!r})")
     return value
 

@@ -225,8 +225,8 @@ class Round:
         if scores is None:
             score_tuple = (0,) * n
         else:
-            score_tuple = tuple(int(s) for s in scores)
-            if len(score_tuple) != n or min(score_tuple) < 0:
+            score_tuple = tuple(scores)
+            if len(score_tuple) != n or any(type(s) is not int or s < 0 for s in score_tuple):
                 raise ValueError(f"scores must be {n} non-negative integers, not {scores!r}")
         self = object.__new__(cls)
         self._n = n
