@@ -1,0 +1,1 @@
+"""Play Draw in the terminal: a match against bots or friends, saved after every action."""

@@ -1,0 +1,104 @@
+"""Play a match of Draw in the terminal against bots or friends (hot seat)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HUMAN = "human"
+
+
+def _seat_choices() -> list[str]:
+    from .. import bots
+
+    return [HUMAN, *bots.OFFERED]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seat",
+        action="append",
+        metavar="PLAYER",
+        choices=_seat_choices(),
+        help=f"add a seat: {', '.join(_seat_choices())} (2 to 4 seats; default: human greedy)",
+    )
+    parser.add_argument(
+        "--name", action="append", default=[], metavar="NAME", help="names for the seats, in order"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="a seed for a reproducible match")
+    parser.add_argument(
+        "--lang", choices=("en", "de"), default=None, help="language (default: from LANG)"
+    )
+    parser.add_argument(
+        "--plain", action="store_true", help="no colour, no cursor movement (screen readers, logs)"
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="FILE",
+        help="continue the last unfinished match (or the save FILE)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..i18n import language_from_environment, translate
+    from ..match import Match
+    from .saves import (
+        SaveError,
+        Seat,
+        latest_unfinished,
+        new_save_path,
+        read_save,
+        saves_directory,
+        write_save,
+    )
+    from .screen import Screen
+    from .session import Session
+
+    lang: str = args.lang or language_from_environment()
+    screen = Screen(plain=args.plain)
+
+    def fail(key: str, **values: object) -> int:
+        print(translate(f"terminal.{key}", lang, **values), file=sys.stderr)
+        return 2
+
+    if args.resume is not None:
+        if args.seat or args.seed is not None or args.name:
+            return fail("error_resume_options")
+        try:
+            if args.resume:
+                saved = read_save(Path(args.resume))
+            else:
+                found = latest_unfinished(saves_directory())
+                if found is None:
+                    return fail("error_nothing_to_resume", directory=saves_directory())
+                saved = found
+        except SaveError as exc:
+            print(translate("terminal.error_bad_save", lang, problem=exc), file=sys.stderr)
+            return 1
+        if saved.match.is_over:
+            return fail("error_match_over", path=saved.path)
+        lang = args.lang or saved.lang
+        if any(seat.is_human for seat in saved.seats) and not sys.stdin.isatty():
+            return fail("error_no_terminal")
+        session = Session(saved.match, saved.seats, lang, screen, saved.path)
+        screen.say(translate("terminal.resuming", lang, path=saved.path))
+        return session.play(resumed=True)
+
+    players = args.seat or [HUMAN, "greedy"]
+    if not 2 <= len(players) <= 4:
+        return fail("error_seat_count", count=len(players))
+    if len(args.name) > len(players):
+        return fail("error_name_count", names=len(args.name), seats=len(players))
+    names: list[str | None] = [*args.name, *[None] * (len(players) - len(args.name))]
+    seats = tuple(Seat(player, name) for player, name in zip(players, names))
+    if any(seat.is_human for seat in seats) and not sys.stdin.isatty():
+        return fail("error_no_terminal")
+    match = Match.new(len(seats), seed=args.seed)
+    path = new_save_path(match.seed, saves_directory())
+    write_save(path, seats, lang, match)
+    screen.say(translate("terminal.welcome", lang, seed=match.seed, target=match.target, path=path))
+    return Session(match, seats, lang, screen, path).play()

@@ -1,0 +1,138 @@
+"""Reading what a player types: a tile (by number or as ``[1|4]``), an end, draw, pass, commands.
+
+Every answer is either a legal action, a question back (which end?), a command, or a
+one-line refusal that says why; nothing typed can raise.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..actions import Action, Draw, Pass, Place
+from ..tiles import Tile
+from ..view import PlayerView
+from .words import Words
+
+__all__ = ["ChooseEnd", "Command", "Refusal", "read_end", "read_move"]
+
+COMMANDS = {
+    "?": "describe",
+    "q": "quit",
+    "quit": "quit",
+    "h": "help",
+    "help": "help",
+    "hilfe": "help",
+}
+DRAW_WORDS = ("d", "draw", "ziehen")
+PASS_WORDS = ("p", "pass", "passen")
+END_WORDS = {
+    "l": 0,
+    "left": 0,
+    "links": 0,
+    "0": 0,
+    "r": 1,
+    "right": 1,
+    "rechts": 1,
+    "1": 1,
+}
+
+_NUMBER = re.compile(r"^(\d+)\s*([a-z]*)$")
+_TILE = re.compile(r"^\[?\s*(\d)\s*[|\-/:]\s*(\d)\s*\]?\s*(?:@\s*([01])|([a-z]+))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """Not a move: ``describe`` (the R12 line description), ``help`` or ``quit``."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseEnd:
+    """The tile fits both ends: ask which one."""
+
+    tile: Tile
+    options: tuple[Place, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Input that is not a legal move, with the reason in the player's language."""
+
+    message: str
+
+
+Reading = Action | Command | ChooseEnd | Refusal
+
+
+def read_move(text: str, view: PlayerView, words: Words) -> Reading:
+    """What ``text`` asks for on ``view``'s turn; only legal actions ever come back."""
+    typed = text.strip().lower()
+    if not typed:
+        return Refusal(words("refuse_empty"))
+    if typed in COMMANDS:
+        return Command(COMMANDS[typed])
+    legal = view.legal_actions
+    if typed in DRAW_WORDS:
+        if Draw() in legal:
+            return Draw()
+        return Refusal(words("refuse_draw", left=view.boneyard_size))
+    if typed in PASS_WORDS:
+        if Pass() in legal:
+            return Pass()
+        return Refusal(words("refuse_pass"))
+    number = _NUMBER.match(typed)
+    if number:
+        index = int(number.group(1))
+        if not 1 <= index <= len(view.hand):
+            return Refusal(words("refuse_number", number=index, count=len(view.hand)))
+        return _place(view.hand[index - 1], number.group(2), view, words)
+    tile_match = _TILE.match(typed)
+    if tile_match:
+        low, high = int(tile_match.group(1)), int(tile_match.group(2))
+        if max(low, high) > 6:
+            return Refusal(words("refuse_unknown", text=text.strip()))
+        tile = Tile(low, high)
+        if tile not in view.hand:
+            return Refusal(words("refuse_not_held", tile=tile))
+        end = tile_match.group(3) or tile_match.group(4) or ""
+        return _place(tile, end, view, words)
+    return Refusal(words("refuse_unknown", text=text.strip()))
+
+
+def _place(tile: Tile, end_text: str, view: PlayerView, words: Words) -> Reading:
+    options = tuple(a for a in view.legal_actions if isinstance(a, Place) and a.tile == tile)
+    if not options:
+        values = view.line.end_values
+        return Refusal(words("refuse_no_fit", tile=tile, left=values[0], right=values[1]))
+    if options[0].end is None:  # the opening: any tile, no end to choose (R7, R9)
+        return options[0]
+    if end_text:
+        end = END_WORDS.get(end_text)
+        if end is None:
+            return Refusal(words("refuse_end_word", text=end_text))
+        return _at_end(tile, end, options, view, words)
+    if len(options) == 1:
+        return options[0]
+    return ChooseEnd(tile, options)
+
+
+def _at_end(
+    tile: Tile, end: int, options: tuple[Place, ...], view: PlayerView, words: Words
+) -> Reading:
+    for option in options:
+        if option.end == end:
+            return option
+    value = view.line.end_values[end]
+    return Refusal(words("refuse_no_fit_end", tile=tile, end=words.end_name(end), value=value))
+
+
+def read_end(text: str, choice: ChooseEnd, view: PlayerView, words: Words) -> Place | Refusal:
+    """The answer to "which end?": ``l``/``r`` (or left/right, links/rechts, 0/1)."""
+    end = END_WORDS.get(text.strip().lower())
+    if end is None:
+        return Refusal(words("refuse_end_word", text=text.strip()))
+    reading = _at_end(choice.tile, end, choice.options, view, words)
+    assert isinstance(reading, Place | Refusal)
+    return reading

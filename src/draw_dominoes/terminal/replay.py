@@ -1,0 +1,63 @@
+"""Step through a saved game: every deal and move of a match or round, in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file", metavar="FILE", help="a save of draw-dominoes play, or a game record"
+    )
+    parser.add_argument(
+        "--lang", choices=("en", "de"), default=None, help="language (default: from LANG)"
+    )
+    parser.add_argument(
+        "--plain", action="store_true", help="no colour, no cursor movement (screen readers, logs)"
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="print everything at once instead of step by step"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import contextlib
+    import json
+
+    from .. import record
+    from ..i18n import language_from_environment, translate
+    from ..match import Match
+    from .saves import SAVE_FORMAT, SaveError, Seat, read_save
+    from .screen import Screen
+    from .viewer import Viewer
+
+    lang: str = args.lang or language_from_environment()
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+        is_save = False
+        with contextlib.suppress(ValueError, AttributeError):
+            is_save = json.loads(text).get("format") == SAVE_FORMAT
+        if is_save:
+            saved = read_save(path)
+            game: object = saved.match
+            seats: tuple[Seat, ...] = saved.seats
+            lang = args.lang or saved.lang
+        else:
+            game = record.loads(text)
+            seats = tuple(Seat("human") for _ in range(game.players))
+    except (OSError, UnicodeDecodeError, SaveError, record.RecordError) as exc:
+        print(translate("terminal.error_bad_record", lang, problem=exc), file=sys.stderr)
+        return 1
+    step = not args.all and sys.stdin.isatty()
+    viewer = Viewer(seats, lang, Screen(plain=args.plain), step=step)
+    if isinstance(game, Match):
+        viewer.show_match(game, path)
+    else:
+        from ..round import Round
+
+        assert isinstance(game, Round)
+        viewer.show_round(game, path)
+    return 0

@@ -1,0 +1,167 @@
+"""Save files: a match record plus its seats, rewritten atomically after every action."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from .. import bots, record
+from ..match import Match
+
+__all__ = [
+    "HUMAN",
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
+    "SaveError",
+    "Saved",
+    "Seat",
+    "data_directory",
+    "latest_unfinished",
+    "new_save_path",
+    "read_save",
+    "saves_directory",
+    "write_save",
+]
+
+SAVE_FORMAT: Final = "draw-dominoes-terminal-save"
+SAVE_VERSION: Final = 1
+HUMAN: Final = "human"
+
+
+class SaveError(ValueError):
+    """A save that cannot be read; the message says which file and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who plays a seat: ``human`` or a bot's registry name, and an optional chosen name."""
+
+    player: str
+    name: str | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.player == HUMAN
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """A save read back: where it lives, the seats, the language and the replayed match."""
+
+    path: Path
+    seats: tuple[Seat, ...]
+    lang: str
+    match: Match
+
+
+def data_directory(environ: Mapping[str, str] | None = None) -> Path:
+    """``$DRAW_DOMINOES_DATA``, else ``$XDG_DATA_HOME/draw-dominoes``, else ``~/.local/share/…``."""
+    env = os.environ if environ is None else environ
+    override = env.get("DRAW_DOMINOES_DATA")
+    if override:
+        return Path(override)
+    xdg = env.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return base / "draw-dominoes"
+
+
+def saves_directory(environ: Mapping[str, str] | None = None) -> Path:
+    return data_directory(environ) / "saves"
+
+
+def new_save_path(seed: int, directory: Path, now: float | None = None) -> Path:
+    """A fresh file name for a new match; an existing save is never reused or overwritten."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    path = directory / f"match-{stamp}-seed{seed}.json"
+    number = 2
+    while path.exists():
+        path = directory / f"match-{stamp}-seed{seed}-{number}.json"
+        number += 1
+    return path
+
+
+def write_save(path: Path, seats: tuple[Seat, ...], lang: str, match: Match) -> None:
+    """Write beside ``path``, then rename into place: a kill never leaves half a save."""
+    document = {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "lang": lang,
+        "seats": [seat.to_dict() for seat in seats],
+        "match": record.match_to_record(match),
+    }
+    text = json.dumps(document, ensure_ascii=False, indent=1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _seat(value: object, number: int) -> Seat:
+    if not isinstance(value, dict):
+        raise SaveError(f"seat {number} is not a JSON object")
+    player, name = value.get("player"), value.get("name")
+    if player != HUMAN and player not in bots.NAMES:
+        raise SaveError(f"seat {number}: unknown player {player!r}")
+    if name is not None and not isinstance(name, str):
+        raise SaveError(f"seat {number}: the name must be text, not {name!r}")
+    return Seat(player, name)
+
+
+def read_save(path: Path) -> Saved:
+    """Read and replay a save; SaveError (never a change to the file) when anything is wrong."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"{path}: cannot be read: {exc}") from None
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise SaveError(f"{path}: not valid JSON: {exc}") from None
+    if not isinstance(document, dict) or document.get("format") != SAVE_FORMAT:
+        raise SaveError(f"{path}: not a draw-dominoes save (format {SAVE_FORMAT!r} expected)")
+    if document.get("version") != SAVE_VERSION:
+        raise SaveError(f"{path}: save version {document.get('version')!r} is not supported")
+    lang = document.get("lang")
+    if lang not in ("en", "de"):
+        raise SaveError(f"{path}: unknown language {lang!r}")
+    seats_data = document.get("seats")
+    if not isinstance(seats_data, list):
+        raise SaveError(f"{path}: the seats are missing")
+    try:
+        seats = tuple(_seat(value, number) for number, value in enumerate(seats_data))
+        match = record.match_from_record(document.get("match"))
+    except (SaveError, record.RecordError) as exc:
+        raise SaveError(f"{path}: {exc}") from None
+    if len(seats) != match.players:
+        raise SaveError(f"{path}: {len(seats)} seats for a match of {match.players} players")
+    return Saved(path, seats, lang, match)
+
+
+def latest_unfinished(directory: Path) -> Saved | None:
+    """The most recently written save whose match is not over; a damaged newer save is an error."""
+    if not directory.is_dir():
+        return None
+    paths = sorted(
+        directory.glob("*.json"), key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True
+    )
+    for path in paths:
+        saved = read_save(path)
+        if not saved.match.is_over:
+            return saved
+    return None

@@ -1,0 +1,265 @@
+"""One match at the terminal: bots move, people type, the save is rewritten after every action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import bots
+from ..actions import Action, Draw, Pass, Place
+from ..i18n import explain_outcome, translate
+from ..match import Match
+from ..round import Round
+from ..tiles import Tile
+from ..view import PlayerView
+from .moves import ChooseEnd, Command, Refusal, read_end, read_move
+from .saves import Seat, write_save
+from .screen import Part, Screen
+from .words import Words
+
+__all__ = ["Quit", "Session", "bot_seed"]
+
+PLAYABLE = "bold green"
+DIM = "dim"
+VALUE = "bold yellow"
+
+
+class Quit(Exception):
+    """The player asked to stop; the match is already saved."""
+
+
+def bot_seed(match_seed: int, ply: int, seat: int) -> int:
+    """A fresh seed for every bot decision, so a resumed match goes on exactly as it would have."""
+    return (match_seed * 1_000_003 + ply) * 4 + seat
+
+
+class Session:
+    """Plays ``match`` to its end (or until a person quits), showing each seat only its view."""
+
+    def __init__(
+        self,
+        match: Match,
+        seats: tuple[Seat, ...],
+        lang: str,
+        screen: Screen,
+        save_path: Path,
+    ) -> None:
+        self.match = match
+        self.seats = seats
+        self.lang = lang
+        self.words = Words(lang)
+        self.screen = screen
+        self.save_path = save_path
+        self.names = [self.words.seat_name(seat, number) for number, seat in enumerate(seats)]
+        self.humans = [number for number, seat in enumerate(seats) if seat.is_human]
+        self.seen = dict.fromkeys(self.humans, 0)  # per person: history entries already shown
+        self.shown = 0  # history entries shown to whoever sits at the keyboard
+        self.at_keyboard: int | None = None
+
+    # ----------------------------------------------------------------- the match
+
+    def play(self, resumed: bool = False) -> int:
+        """Play on until the match is over; 0, also when a person quits (the match is saved)."""
+        try:
+            self._announce_round()
+            if resumed:  # show what happened so far in this round, since nobody saw it
+                self.seen = dict.fromkeys(self.humans, 0)
+                self.shown = 0
+            while not self.match.is_over:
+                self._step()
+            self._announce_winner()
+        except (Quit, EOFError, KeyboardInterrupt):
+            self.screen.blank()
+            self.screen.say(self.words("saved_quit", path=self.save_path))
+        return 0
+
+    def _step(self) -> None:
+        match = self.match
+        seat = match.current_player
+        game = match.current_round
+        if self.seats[seat].is_human:
+            action = self._human_turn(seat)
+        else:
+            ply = sum(len(r.actions) for r in match.rounds) + len(game.actions)
+            bot = bots.create(self.seats[seat].player, seed=bot_seed(match.seed, ply, seat))
+            action = bot.choose(match.view(seat))
+        hand_before = game.hand(seat)
+        match.apply(action)
+        write_save(self.save_path, self.seats, self.lang, match)
+        if not self.humans:
+            self.screen.say(self.words.action(self.names[seat], action))
+        elif self.seats[seat].is_human:
+            drawn = drawn_tile(hand_before, game.hand(seat)) if isinstance(action, Draw) else None
+            self.screen.say(self.words.own_action(action, drawn))
+            self.seen[seat] = self.shown = len(game.actions)
+        if game.is_over:
+            self._round_over(game)
+            if not match.is_over:
+                self._announce_round()
+
+    def _announce_round(self) -> None:
+        game = self.match.current_round
+        number = len(self.match.rounds) + 1
+        self.screen.blank()
+        self.screen.heading(
+            self.words("round_heading", number=number, name=self.names[game.leader])
+        )
+        self.seen = dict.fromkeys(self.humans, len(game.actions))
+        self.shown = len(game.actions)
+
+    def _round_over(self, game: Round) -> None:
+        words = self.words
+        if self.humans:
+            for seat, action in game.history[self.shown :]:
+                self.screen.say(words.action(self.names[seat], action))
+        number = len(self.match.rounds)
+        outcome = game.outcome
+        assert outcome is not None
+        self.screen.blank()
+        self.screen.heading(words("round_over", number=number))
+        self.screen.say(words("line"), ": ", str(game.line))
+        self.screen.say(words("hands_revealed"))
+        view = game.view(0)
+        for seat, hand in enumerate(view.revealed_hands):
+            total = sum(tile.pips for tile in hand)
+            self.screen.say(
+                "  ",
+                words("revealed_hand", name=self.names[seat], tiles=words.tiles(hand), total=total),
+            )
+        self.screen.say((explain_outcome(outcome, self.names, self.lang), "bold"))
+        self._scoreboard()
+        if self.humans and not self.match.is_over:
+            answer = self.screen.ask(words("next_round_prompt"))
+            if answer.strip().lower() in ("q", "quit"):
+                raise Quit
+
+    def _scoreboard(self) -> None:
+        scores = ", ".join(f"{name} {score}" for name, score in zip(self.names, self.match.scores))
+        self.screen.say(self.words("scores", scores=scores, target=self.match.target))
+
+    def _announce_winner(self) -> None:
+        match = self.match
+        best = max(match.scores)
+        names = self.words.names([self.names[seat] for seat in match.winners])
+        key = "common.match_drawn" if match.is_draw else "common.match_won"
+        self.screen.blank()
+        self.screen.heading(self.words("match_over"))
+        self.screen.say((translate(key, self.lang, names=names, score=best), "bold magenta"))
+        self.screen.say(self.words("saved_at", path=self.save_path))
+
+    # ----------------------------------------------------------------- a person's turn
+
+    def _hand_over(self, seat: int) -> None:
+        """Hot seat: hide the last hand and wait until the next person has the keyboard."""
+        if self.at_keyboard == seat:
+            return
+        if len(self.humans) > 1:
+            self.screen.clear()
+            self.screen.blank()
+            answer = self.screen.ask(self.words("hand_over", name=self.names[seat]))
+            if answer.strip().lower() in ("q", "quit"):
+                raise Quit
+            self.screen.clear()
+        self.at_keyboard = seat
+
+    def _human_turn(self, seat: int) -> Action:
+        self._hand_over(seat)
+        view = self.match.view(seat)
+        self._show_turn(view)
+        while True:
+            reading = read_move(self.screen.ask(self._prompt(view)), view, self.words)
+            if isinstance(reading, ChooseEnd):
+                reading = read_end(
+                    self.screen.ask(self._end_prompt(reading, view)), reading, view, self.words
+                )
+            if isinstance(reading, Refusal):
+                self.screen.say((reading.message, "bold red"))
+            elif isinstance(reading, Command):
+                if reading.name == "quit":
+                    raise Quit
+                if reading.name == "describe":
+                    self.screen.say(view.line.describe(self.lang))
+                else:
+                    self.screen.say(self.words("help"))
+            else:
+                return reading
+
+    def _show_turn(self, view: PlayerView) -> None:
+        words, screen, seat = self.words, self.screen, view.player
+        screen.blank()
+        screen.heading(words("turn_heading", name=self.names[seat]))
+        news = view.history[self.seen[seat] :]
+        if news:
+            screen.say(words("since_last_turn"))
+            for who, action in news:
+                screen.say("  ", words.action(self.names[who], action))
+        self.seen[seat] = self.shown = len(view.history)
+        self._scoreboard()
+        screen.say(words("boneyard", size=view.boneyard_size, drawable=view.drawable))
+        others = ", ".join(
+            words("hand_size", name=self.names[other], count=view.hand_sizes[other])
+            for other in range(view.players)
+            if other != seat
+        )
+        screen.say(words("opponents", hands=others))
+        self._show_line(view)
+        playable = {a.tile for a in view.legal_actions if isinstance(a, Place)}
+        parts: list[Part] = [words("your_hand"), ":"]
+        for number, tile in enumerate(view.hand, 1):
+            mark = "*" if tile in playable else ""
+            parts += ["  ", (f"{number} {tile}{mark}", PLAYABLE if tile in playable else DIM)]
+        screen.say(*parts)
+        if playable:
+            screen.say(words("playable_legend"))
+
+    def _show_line(self, view: PlayerView) -> None:
+        words, line = self.words, view.line
+        if line.is_empty:
+            self.screen.say(words("line"), ": ", words("line_empty"))
+            return
+        text = str(line)
+        first, last = text.split(" ", 1)[0], text.rsplit(" ", 1)[-1]
+        middle = text[len(first) : len(text) - len(last)] if len(line) > 1 else ""
+        if len(line) == 1:
+            self.screen.say(words("line"), ": ", (first, VALUE))
+        else:
+            self.screen.say(words("line"), ": ", (first, VALUE), middle, (last, VALUE))
+        left, right = line.ends
+        self.screen.say(
+            words(
+                "free_ends",
+                left=left.value,
+                left_tile=left.tile,
+                left_port=left.port.label(self.lang),
+                right=right.value,
+                right_tile=right.tile,
+                right_port=right.port.label(self.lang),
+            )
+        )
+
+    def _prompt(self, view: PlayerView) -> str:
+        words = self.words
+        options = []
+        numbers = [
+            str(number)
+            for number, tile in enumerate(view.hand, 1)
+            if any(isinstance(a, Place) and a.tile == tile for a in view.legal_actions)
+        ]
+        if numbers:
+            options.append(words("option_tile", numbers=", ".join(numbers)))
+        if Draw() in view.legal_actions:
+            options.append(words("option_draw"))
+        if Pass() in view.legal_actions:
+            options.append(words("option_pass"))
+        options.append(words("option_describe"))
+        options.append(words("option_quit"))
+        return words("your_move", options="; ".join(options))
+
+    def _end_prompt(self, choice: ChooseEnd, view: PlayerView) -> str:
+        values = view.line.end_values
+        return self.words("which_end", tile=choice.tile, left=values[0], right=values[1])
+
+
+def drawn_tile(before: tuple[Tile, ...], after: tuple[Tile, ...]) -> Tile | None:
+    """The tile a draw added to a hand."""
+    added = set(after) - set(before)
+    return added.pop() if added else None

@@ -1,0 +1,145 @@
+"""The replay viewer: rebuilds each round from its deal and tells every move, step by step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..actions import Draw
+from ..i18n import explain_outcome
+from ..match import Match
+from ..round import Round
+from .saves import Seat
+from .screen import Screen
+from .words import Words
+
+__all__ = ["Viewer"]
+
+
+class Stop(Exception):
+    """The viewer asked to stop."""
+
+
+class Viewer:
+    """Shows finished rounds in full (their hands are revealed anyway); an unfinished round of a
+    save shows only what every player may see (R21), so a replay never spoils a resumed match."""
+
+    def __init__(self, seats: tuple[Seat, ...], lang: str, screen: Screen, step: bool) -> None:
+        self.words = Words(lang)
+        self.lang = lang
+        self.screen = screen
+        self.step = step
+        self.names = [self.words.seat_name(seat, number) for number, seat in enumerate(seats)]
+
+    def show_match(self, match: Match, path: Path) -> None:
+        words = self.words
+        self.screen.say(
+            words(
+                "replay_heading",
+                path=path,
+                players=match.players,
+                seed=match.seed,
+                target=match.target,
+            )
+        )
+        rounds = list(match.rounds)
+        if not match.is_over:
+            rounds.append(match.current_round)
+        scores = [0] * match.players
+        try:
+            for number, game in enumerate(rounds, 1):
+                self.screen.blank()
+                self.screen.heading(
+                    words("round_heading", number=number, name=self.names[game.leader])
+                )
+                self._moves(game)
+                if game.outcome is not None:
+                    for seat, credit in enumerate(game.outcome.credits):
+                        scores[seat] += credit
+                    self._settle(game, number, scores, match.target)
+        except Stop:
+            return
+        self.screen.blank()
+        if match.is_over:
+            from ..i18n import translate
+
+            names = words.names([self.names[seat] for seat in match.winners])
+            key = "common.match_drawn" if match.is_draw else "common.match_won"
+            self.screen.heading(words("match_over"))
+            self.screen.say(translate(key, self.lang, names=names, score=max(match.scores)))
+        else:
+            self.screen.say(words("replay_unfinished", path=path))
+
+    def show_round(self, game: Round, path: Path) -> None:
+        self.screen.say(
+            self.words(
+                "replay_heading",
+                path=path,
+                players=game.players,
+                seed=game.seed,
+                target=game.target,
+            )
+        )
+        self.screen.heading(self.words("replay_round_only", name=self.names[game.leader]))
+        try:
+            self._moves(game)
+            if game.outcome is not None:
+                scores = [s + c for s, c in zip(game.scores, game.outcome.credits)]
+                self._settle(game, 1, scores, game.target)
+        except Stop:
+            return
+
+    def _moves(self, game: Round) -> None:
+        words, screen = self.words, self.screen
+        finished = game.is_over
+        hands, boneyard = game.deal
+        replayed = Round.from_deal(hands, boneyard, game.leader, scores=game.scores)
+        if finished:
+            screen.say(words("replay_deal"))
+            for seat, hand in enumerate(hands):
+                screen.say(
+                    "  ", words("dealt_hand", name=self.names[seat], tiles=words.tiles(hand))
+                )
+            screen.say("  ", words("replay_boneyard", tiles=words.tiles(boneyard)))
+        else:
+            screen.say(words("replay_hidden"))
+        for number, (seat, action) in enumerate(game.history, 1):
+            before = replayed.hand(seat)
+            replayed.apply(action)
+            drawn = None
+            if finished and isinstance(action, Draw):
+                (drawn,) = set(replayed.hand(seat)) - set(before)
+            screen.say(f"{number}. ", words.action(self.names[seat], action, drawn))
+            screen.say("   ", words("line"), ": ", str(replayed.line))
+            self._pause(replayed)
+
+    def _pause(self, game: Round) -> None:
+        while self.step:
+            try:
+                answer = self.screen.ask(self.words("replay_prompt")).strip().lower()
+            except EOFError:
+                raise Stop from None
+            if answer == "q":
+                raise Stop
+            if answer == "a":
+                self.step = False
+            elif answer == "?":
+                self.screen.say(game.line.describe(self.lang))
+                continue
+            return
+
+    def _settle(self, game: Round, number: int, scores: list[int], target: int) -> None:
+        words, screen = self.words, self.screen
+        outcome = game.outcome
+        assert outcome is not None
+        screen.heading(words("round_over", number=number))
+        screen.say(words("hands_revealed"))
+        for seat in range(game.players):
+            hand = game.hand(seat)
+            total = sum(tile.pips for tile in hand)
+            screen.say(
+                "  ",
+                words("revealed_hand", name=self.names[seat], tiles=words.tiles(hand), total=total),
+            )
+        screen.say(explain_outcome(outcome, self.names, self.lang))
+        board = ", ".join(f"{name} {score}" for name, score in zip(self.names, scores))
+        screen.say(words("scores", scores=board, target=target))
