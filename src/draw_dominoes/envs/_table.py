@@ -1,0 +1,80 @@
+"""The game behind every environment: a round or a match, played by action id, with rewards."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ..actions import IllegalActionError
+from ..match import Match
+from ..round import Round
+from ..view import Outcome, PlayerView
+from .encoding import id_to_action
+
+Episode = Literal["round", "match"]
+Reward = Literal["points", "relative"]
+
+EPISODES: tuple[Episode, ...] = ("round", "match")
+REWARDS: tuple[Reward, ...] = ("points", "relative")
+
+
+def check_options(players: object, episode: object, reward: object) -> None:
+    """Refuse bad constructor arguments with a message that names the choices."""
+    if type(players) is not int or not 2 <= players <= 4:
+        raise ValueError(f"Draw is for 2 to 4 players, not {players!r}")
+    if episode not in EPISODES:
+        raise ValueError(f"episode is 'round' or 'match', not {episode!r}")
+    if reward not in REWARDS:
+        raise ValueError(f"reward is 'points' or 'relative', not {reward!r}")
+
+
+def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:
+    """Per seat: the points credited (R16, R17), or those minus the others' average (zero-sum)."""
+    credits = outcome.credits
+    if reward == "points":
+        return tuple(float(c) for c in credits)
+    total, others = sum(credits), len(credits) - 1
+    return tuple(c - (total - c) / others for c in credits)
+
+
+class Table:
+    """One episode: a single round or a whole match, seeded; the rules stay in the core."""
+
+    def __init__(self, players: int, episode: Episode, reward: Reward, seed: int) -> None:
+        check_options(players, episode, reward)
+        self.players = players
+        self.reward: Reward = reward
+        self.match: Match | None = Match.new(players, seed=seed) if episode == "match" else None
+        self.round: Round = (
+            self.match.current_round if self.match else Round.new(players, seed=seed)
+        )
+
+    @property
+    def over(self) -> bool:
+        return self.match.is_over if self.match else self.round.is_over
+
+    @property
+    def mover(self) -> int:
+        """The seat to act (after the end, the seat that acted last)."""
+        return self.round.current_player
+
+    def view(self, seat: int) -> PlayerView:
+        return self.round.view(seat)
+
+    def apply(self, action: int) -> tuple[float, ...]:
+        """Play id ``action`` for the mover; the rewards it earns each seat (zeros mid-round).
+
+        A malformed id is a ``ValueError`` and an illegal one an ``IllegalActionError``;
+        either way nothing changes (R8).
+        """
+        if self.over:
+            raise IllegalActionError("the episode is over")
+        played = self.round
+        move = id_to_action(action, not played.end_values)
+        if self.match is not None:
+            self.match.apply(move)
+            self.round = self.match.current_round
+        else:
+            played.apply(move)
+        if played.outcome is None:
+            return (0.0,) * self.players
+        return rewards_for(played.outcome, self.reward)

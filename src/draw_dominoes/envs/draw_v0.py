@@ -1,0 +1,281 @@
+"""PettingZoo environments for Draw: ``env()`` (turn-based AEC) and ``parallel_env()``.
+
+``env()`` is the usual AEC form for a turn-based game: ``agent_selection`` is always the
+seat to act, and since drawing keeps the turn (R6) a seat may act several times in a row.
+``parallel_env()`` is the parallel form: every live agent sends an action each step and
+only the seat to act is heard (the others' masks are all zero and their actions are
+ignored). ``cyclic_env()`` is that parallel form seen through PettingZoo's round-robin
+AEC conversion, where every agent takes a step in each cycle.
+
+Observations are ``{"observation": vector, "action_mask": mask}`` from ``encoding``, built
+from the seat's view only (R21). Rewards are the points a settlement credits (``reward=
+"points"``) or those minus the other seats' average (``"relative"``, zero-sum), paid when
+a round ends; an episode is one round or one match (``episode=``). An id outside the mask
+is refused and changes nothing: the seat gets ``illegal_action_reward`` and stays to act,
+with the reason in ``infos[agent]["illegal_action"]``; with ``illegal_action_reward=None``
+it raises ``IllegalActionError`` instead.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec
+
+from ..actions import IllegalActionError
+from ..round import new_seed
+from ._table import Episode, Reward, Table, check_options
+from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_mask, observation
+
+__all__ = ["env", "cyclic_env", "parallel_env", "raw_env", "DrawParallelEnv"]
+
+METADATA: dict[str, Any] = {
+    "name": "draw_v0",
+    "render_modes": ["ansi"],
+    "is_parallelizable": False,
+}
+
+
+def _spaces(players: int) -> tuple[list[str], spaces.Dict, spaces.Discrete]:
+    agents = [f"player_{seat}" for seat in range(players)]
+    observation_space = spaces.Dict(
+        {
+            "observation": spaces.Box(
+                low=0.0, high=OBSERVATION_HIGH, shape=OBSERVATION_HIGH.shape, dtype=np.float32
+            ),
+            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
+    return agents, observation_space, spaces.Discrete(NUM_ACTIONS)
+
+
+def _check_common(max_cycles: object, illegal_action_reward: object, render_mode: object) -> None:
+    if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+        raise ValueError(f"max_cycles is a positive integer or None, not {max_cycles!r}")
+    if illegal_action_reward is not None and not isinstance(illegal_action_reward, int | float):
+        raise ValueError(f"illegal_action_reward is a number or None, not {illegal_action_reward!r}")
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+
+
+class _Seeds:
+    """Seeds for successive episodes: reset(seed=s) restarts the sequence from s."""
+
+    def __init__(self) -> None:
+        self._rng: random.Random | None = None
+
+    def next(self, seed: int | None) -> int:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        elif self._rng is None:
+            self._rng = random.Random(new_seed())
+        return self._rng.randrange(2**63)
+
+
+def _render(table: Table) -> str:
+    """Public information only: the line, hand sizes, boneyard size and scores."""
+    view = table.view(table.mover)
+    status = "over" if table.over else f"player_{table.mover} to act"
+    return (
+        f"line: {view.line or '(empty)'}\nboneyard: {view.boneyard_size}  "
+        f"hands: {list(view.hand_sizes)}  scores: {list(view.scores)}  {status}"
+    )
+
+
+class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
+    """Turn-based AEC environment for 2–4 players; see the module docstring."""
+
+    metadata = METADATA
+
+    def __init__(
+        self,
+        players: int = 2,
+        episode: Episode = "round",
+        reward: Reward = "points",
+        max_cycles: int | None = None,
+        illegal_action_reward: float | None = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        check_options(players, episode, reward)
+        _check_common(max_cycles, illegal_action_reward, render_mode)
+        self.players, self.episode, self.reward = players, episode, reward
+        self.max_cycles = max_cycles
+        self.illegal_action_reward = illegal_action_reward
+        self.render_mode = render_mode
+        self.possible_agents, obs_space, act_space = _spaces(players)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seeds = _Seeds()
+        self.table: Table | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table = Table(self.players, self.episode, self.reward, self._seeds.next(seed))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.steps = 0
+        self.agent_selection = self.possible_agents[self.table.mover]
+
+    def _require_table(self) -> Table:
+        if self.table is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.table
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        view = self._require_table().view(self.possible_agents.index(agent))
+        return {"observation": observation(view), "action_mask": action_mask(view)}
+
+    def step(self, action: Any) -> None:
+        table = self._require_table()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.infos[agent] = {}
+        try:
+            gained = table.apply(action)
+        except IllegalActionError as error:
+            if self.illegal_action_reward is None:
+                raise
+            self.rewards[agent] = float(self.illegal_action_reward)
+            self.infos[agent] = {"illegal_action": str(error)}
+        else:
+            for seat, value in enumerate(gained):
+                self.rewards[self.possible_agents[seat]] = value
+        self.steps += 1
+        if table.over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_cycles is not None and self.steps >= self.max_cycles * self.players:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[table.mover]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return _render(self._require_table())
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The turn-based AEC environment (the usual PettingZoo entry point)."""
+    return raw_env(**kwargs)
+
+
+class DrawParallelEnv(ParallelEnv):  # type: ignore[type-arg]
+    """Parallel form: each step every live agent sends an action; only the seat to act counts."""
+
+    metadata = {**METADATA, "name": "draw_v0_parallel"}
+
+    def __init__(
+        self,
+        players: int = 2,
+        episode: Episode = "round",
+        reward: Reward = "points",
+        max_cycles: int | None = None,
+        illegal_action_reward: float | None = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        check_options(players, episode, reward)
+        _check_common(max_cycles, illegal_action_reward, render_mode)
+        self.players, self.episode, self.reward = players, episode, reward
+        self.max_cycles = max_cycles
+        self.illegal_action_reward = illegal_action_reward
+        self.render_mode = render_mode
+        self.possible_agents, self._obs_space, self._act_space = _spaces(players)
+        self.agents: list[str] = []
+        self._seeds = _Seeds()
+        self.table: Table | None = None
+        self.steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    def _observations(self, table: Table) -> dict[str, dict[str, Any]]:
+        out = {}
+        for agent in self.agents:
+            view = table.view(self.possible_agents.index(agent))
+            out[agent] = {"observation": observation(view), "action_mask": action_mask(view)}
+        return out
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.table = Table(self.players, self.episode, self.reward, self._seeds.next(seed))
+        self.agents = self.possible_agents[:]
+        self.steps = 0
+        return self._observations(self.table), {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, Any]) -> tuple[
+        dict[str, Any],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        table = self.table
+        if table is None or not self.agents:
+            raise RuntimeError("call reset() before step(), and again after the episode ends")
+        mover = self.possible_agents[table.mover]
+        if mover not in actions:
+            raise ValueError(f"{mover} is to act, but no action was given for it")
+        rewards = dict.fromkeys(self.agents, 0.0)
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        try:
+            gained = table.apply(actions[mover])
+        except IllegalActionError as error:
+            if self.illegal_action_reward is None:
+                raise
+            rewards[mover] = float(self.illegal_action_reward)
+            infos[mover] = {"illegal_action": str(error)}
+        else:
+            for seat, value in enumerate(gained):
+                rewards[self.possible_agents[seat]] = value
+        self.steps += 1
+        over = table.over
+        truncated = not over and self.max_cycles is not None and self.steps >= self.max_cycles
+        observations = self._observations(table)
+        terminations = dict.fromkeys(self.agents, over)
+        truncations = dict.fromkeys(self.agents, truncated)
+        if over or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.table is None:
+            return None
+        return _render(self.table)
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(**kwargs: Any) -> DrawParallelEnv:
+    """The parallel form (every agent acts each step; only the seat to act is heard)."""
+    return DrawParallelEnv(**kwargs)
+
+
+def cyclic_env(**kwargs: Any) -> AECEnv:
+    """The parallel form as a round-robin AEC environment (PettingZoo's conversion)."""
+    return parallel_to_aec(DrawParallelEnv(**kwargs))

@@ -1,0 +1,195 @@
+"""The fixed action ids and observation tensor shared by the PettingZoo, Gymnasium and OpenSpiel
+adapters.
+
+Everything here is computed from ``round.view(seat)`` alone (R21): the encoders take a
+``PlayerView``, never a ``Round``, so they cannot see an opponent's tiles or the boneyard order.
+
+Action ids (version ``ACTION_SPACE_VERSION``):
+
+====================  ==========================================================
+id                    action
+====================  ==========================================================
+``2 * k``             ``ALL_TILES[k]`` at end 0, or the opening with that tile
+                      when the line is empty (``Place(tile, None)``)
+``2 * k + 1``         ``ALL_TILES[k]`` at end 1
+``56``                ``draw``
+``57``                ``pass``
+====================  ==========================================================
+
+``k`` is the tile's index in ``ALL_TILES``: [0|0]=0, [0|1]=1, … [0|6]=6, [1|1]=7, … [6|6]=27.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place
+from ..tiles import ALL_TILES
+from ..view import PlayerView
+
+__all__ = [
+    "ACTION_SPACE_VERSION",
+    "DRAW_ID",
+    "MAX_SEATS",
+    "NUM_ACTIONS",
+    "OBSERVATION_FIELDS",
+    "OBSERVATION_HIGH",
+    "OBSERVATION_SIZE",
+    "OBSERVATION_VERSION",
+    "PASS_ID",
+    "Field",
+    "action_id",
+    "action_mask",
+    "action_name",
+    "id_to_action",
+    "observation",
+]
+
+ACTION_SPACE_VERSION: Final = 1
+"""Bumped whenever an id changes meaning; ids of a given version never change."""
+NUM_ACTIONS: Final = 58
+"""28 tiles x 2 ends, then draw and pass."""
+DRAW_ID: Final = 56
+PASS_ID: Final = 57
+MAX_SEATS: Final = 4
+
+
+def action_id(action: Action) -> int:
+    """The id of ``action``; an opening ``Place(tile, None)`` shares the end-0 id of its tile."""
+    if isinstance(action, Place):
+        return 2 * action.tile.index + (action.end or 0)
+    if isinstance(action, Draw):
+        return DRAW_ID
+    if isinstance(action, Pass):
+        return PASS_ID
+    raise ValueError(f"not an action: {action!r}")
+
+
+def id_to_action(action: int, line_is_empty: bool) -> Action:
+    """The action with id ``action``; on an empty line an even id is the opening with that tile.
+
+    An odd id on an empty line names no action (the opening has only one id per tile):
+    ``IllegalActionError``. An id outside 0 … 57 is a ``ValueError``.
+    """
+    if isinstance(action, np.integer):
+        action = int(action)
+    if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"an action id is an integer from 0 to {NUM_ACTIONS - 1}, not {action!r}")
+    if action == DRAW_ID:
+        return DRAW
+    if action == PASS_ID:
+        return PASS
+    tile, end = ALL_TILES[action // 2], action % 2
+    if line_is_empty:
+        if end:
+            raise IllegalActionError(
+                f"action {action} places {tile} at end 1, but the line is empty: "
+                f"the opening with {tile} is action {action - 1}"
+            )
+        return Place(tile, None)
+    return Place(tile, end)
+
+
+def action_name(action: int) -> str:
+    """A short name for an id, independent of the position: ``[1|4]@0``, ``draw``, ``pass``."""
+    if action == DRAW_ID:
+        return "draw"
+    if action == PASS_ID:
+        return "pass"
+    return f"{ALL_TILES[action // 2]}@{action % 2}"
+
+
+def action_mask(view: PlayerView) -> npt.NDArray[np.int8]:
+    """1 for each id that is legal for ``view.player`` now; all zeros when it is not its turn."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for action in view.legal_actions:
+        mask[action_id(action)] = 1
+    return mask
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One named slice of the observation vector and the largest value it can hold."""
+
+    name: str
+    offset: int
+    size: int
+    high: float
+    meaning: str
+
+
+OBSERVATION_VERSION: Final = 1
+"""Bumped whenever the observation layout changes."""
+
+_SCORE_HIGH: Final = 99 + 168
+"""A score stays below the target (at most 100) until the last round adds at most 168 pips."""
+
+_LAYOUT: Final = (
+    ("hand", 28, 1, "1 for each tile in the seat's own hand (index in ALL_TILES)"),
+    ("line", 28, 1, "1 for each tile already placed on the line"),
+    ("end0", 7, 1, "one-hot value shown at end 0 (all zero before the opening)"),
+    ("end1", 7, 1, "one-hot value shown at end 1 (all zero before the opening)"),
+    ("line_empty", 1, 1, "1 before the opening"),
+    ("boneyard_size", 1, 14, "tiles in the boneyard (the last two are never drawn)"),
+    ("hand_sizes", 4, 19, "tiles in each hand, by relative seat (0 = self, 1 = next clockwise)"),
+    ("draws", 4, 12, "tiles each relative seat has drawn this round"),
+    ("lacking", 28, 1, "7 values per relative seat: 1 where that seat is known to lack the value"),
+    ("scores", 4, _SCORE_HIGH, "match score of each relative seat at the start of the round"),
+    ("seats", 4, 1, "1 for each relative seat that exists (the number of players)"),
+    ("to_move", 4, 1, "one-hot relative seat to act (all zero once the round is over)"),
+    ("leader", 4, 1, "one-hot relative seat that leads this round"),
+)
+
+
+def _fields() -> tuple[Field, ...]:
+    fields, offset = [], 0
+    for name, size, high, meaning in _LAYOUT:
+        fields.append(Field(name, offset, size, float(high), meaning))
+        offset += size
+    return tuple(fields)
+
+
+OBSERVATION_FIELDS: Final = _fields()
+OBSERVATION_SIZE: Final = sum(field.size for field in OBSERVATION_FIELDS)
+OBSERVATION_HIGH: Final = np.concatenate(
+    [np.full(field.size, field.high, dtype=np.float32) for field in OBSERVATION_FIELDS]
+)
+_AT: Final = {field.name: field.offset for field in OBSERVATION_FIELDS}
+
+
+def observation(view: PlayerView) -> npt.NDArray[np.float32]:
+    """The fixed-size float32 vector of what ``view.player`` may see (R21); layout above.
+
+    Seats are relative: slot ``r`` is the seat ``r`` places clockwise of the viewer, so a
+    policy sees the table from its own chair whatever its seat number.
+    """
+    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    n, me = view.players, view.player
+    for tile in view.hand:
+        obs[_AT["hand"] + tile.index] = 1
+    for tile in view.line.tiles:
+        obs[_AT["line"] + tile.index] = 1
+    ends = view.line.end_values
+    if ends:
+        obs[_AT["end0"] + ends[0]] = 1
+        obs[_AT["end1"] + ends[1]] = 1
+    else:
+        obs[_AT["line_empty"]] = 1
+    obs[_AT["boneyard_size"]] = view.boneyard_size
+    lacking, draws = view.lacking, view.draws
+    for seat in range(n):
+        r = (seat - me) % n
+        obs[_AT["hand_sizes"] + r] = view.hand_sizes[seat]
+        obs[_AT["draws"] + r] = draws[seat]
+        for value in lacking[seat]:
+            obs[_AT["lacking"] + 7 * r + value] = 1
+        obs[_AT["scores"] + r] = view.scores[seat]
+        obs[_AT["seats"] + r] = 1
+    if view.outcome is None:
+        obs[_AT["to_move"] + (view.current_player - me) % n] = 1
+    obs[_AT["leader"] + (view.leader - me) % n] = 1
+    return obs
