@@ -1,0 +1,215 @@
+"""The terminal app's parts in-process: reading typed moves, save files, and its catalogue."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import deal
+from draw_dominoes import Draw, Match, Pass, Place, Round, Tile, record
+from draw_dominoes.i18n import LANGUAGES, catalogue
+from draw_dominoes.terminal import moves, saves
+from draw_dominoes.terminal.moves import ChooseEnd, Command, Refusal, read_end, read_move
+from draw_dominoes.terminal.session import bot_seed
+from draw_dominoes.terminal.words import Words
+from draw_dominoes.view import PlayerView
+
+SOURCE = Path(moves.__file__).parent
+WORDS = Words("en")
+
+
+def test_every_terminal_message_used_in_the_code_exists_in_both_languages() -> None:
+    code = "\n".join(p.read_text() for p in SOURCE.glob("*.py"))
+    used = set(re.findall(r'(?:words|self|fail)\(\s*"([a-z_]+)"', code))
+    used |= set(re.findall(r'"terminal\.([a-z_]+)"', code))
+    used |= set(re.findall(r'key = "([a-z_]+)"', code)) | {"did_place_right", "you_place_right"}
+    used.discard("key")  # the docstring's example
+    assert len(used) > 50
+    for lang in LANGUAGES:
+        messages = catalogue(lang, "terminal")
+        missing = sorted(k for k in used if f"terminal.{k}" not in messages)
+        assert not missing, f"{lang}: {missing}"
+        assert all(text.strip() for text in messages.values())
+
+
+def opening_round() -> Round:
+    return deal(
+        [
+            ["[0|1]", "[1|4]", "[4|4]", "[2|6]", "[3|5]", "[0|0]", "[5|5]"],
+            ["[1|1]", "[1|2]", "[1|3]", "[1|5]", "[1|6]", "[2|3]", "[3|3]"],
+        ]
+    )
+
+
+def number(view: PlayerView, text: str) -> str:
+    """The number the screen shows for a tile: its place in the (sorted) hand, from 1."""
+    return str(view.hand.index(Tile.parse(text)) + 1)
+
+
+def test_numbers_tiles_and_words_become_legal_actions() -> None:
+    game = opening_round()
+    view = game.view(0)
+    assert read_move(number(view, "[1|4]"), view, WORDS) == Place(Tile(1, 4), None)  # R7
+    assert read_move("[4|1]", view, WORDS) == Place(Tile(1, 4), None)
+    assert read_move("1-4", view, WORDS) == Place(Tile(1, 4), None)
+    assert read_move(" D ", view, WORDS) == Draw()  # the leader may draw first (R7)
+    assert read_move("?", view, WORDS) == Command("describe")
+    assert read_move("q", view, WORDS) == Command("quit")
+    assert read_move("h", view, WORDS) == Command("help")
+    game.apply(Place(Tile(1, 4), None))
+    game.apply(Place(Tile(1, 1), 0))
+    view = game.view(0)
+    assert view.line.end_values == (1, 4)
+    assert read_move(number(view, "[0|1]"), view, WORDS) == Place(Tile(0, 1), 0)  # one fit
+    assert read_move("4|4", view, WORDS) == Place(Tile(4, 4), 1)
+
+
+def test_a_tile_fitting_both_ends_asks_which_end() -> None:
+    game = deal(
+        [
+            ["[1|4]", "[1|3]", "[2|4]", "[0|0]", "[5|5]", "[6|6]", "[3|3]"],
+            ["[0|1]", "[0|2]", "[0|3]", "[0|4]", "[0|5]", "[0|6]", "[3|4]"],
+        ]
+    )
+    game.apply(Place(Tile(1, 4), None))
+    game.apply(Place(Tile(3, 4), 1))  # ends 1 and 3: [1|3] fits both
+    view = game.view(0)
+    choice = read_move("[1|3]", view, WORDS)
+    assert isinstance(choice, ChooseEnd) and len(choice.options) == 2
+    assert read_move(number(view, "[1|3]"), view, WORDS) == choice
+    assert read_end("r", choice, view, WORDS) == Place(Tile(1, 3), 1)
+    assert read_end("links", choice, view, WORDS) == Place(Tile(1, 3), 0)
+    assert isinstance(read_end("x", choice, view, WORDS), Refusal)
+    assert read_move(number(view, "[1|3]") + "l", view, WORDS) == Place(Tile(1, 3), 0)
+    assert read_move("[1|3]@1", view, WORDS) == Place(Tile(1, 3), 1)
+    assert read_move("[3|3]", view, WORDS) == Place(Tile(3, 3), 1)
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("", "Nothing typed"),
+        ("xyz", '"xyz" is not a move'),
+        ("7", "There is no tile number 7: your hand has 6 tiles"),
+        ("0", "There is no tile number 0"),
+        ("[2|2]", "[2|2] is not in your hand"),
+        ("[7|7]", "is not a move"),
+        ("p", "You cannot pass"),  # R5: no pass while a draw is possible
+        ("[2|6]", "[2|6] does not fit: the free ends show 1 and 4"),
+        ("[0|1]r", "[0|1] does not fit the right end, which shows 4"),
+        ("[0|1]x", '"x" is not an end'),
+        ("2x", '"x" is not an end'),
+    ],
+)
+def test_bad_input_is_refused_with_a_reason(typed: str, reason: str) -> None:
+    game = opening_round()
+    game.apply(Place(Tile(1, 4), None))
+    game.apply(Place(Tile(1, 1), 0))
+    view = game.view(0)
+    assert view.line.end_values == (1, 4) and len(view.hand) == 6
+    reading = read_move(typed, view, WORDS)
+    assert isinstance(reading, Refusal)
+    assert reason in reading.message
+
+
+def test_draw_is_refused_once_only_two_tiles_are_left_and_pass_is_then_offered() -> None:
+    """R2 and R5: the last two boneyard tiles are never drawn; then pass is the only move."""
+    game = deal(
+        [
+            ["[0|0]", "[0|1]", "[0|2]", "[0|3]", "[0|4]", "[0|5]", "[0|6]"],
+            ["[1|1]", "[1|2]", "[1|3]", "[1|4]", "[1|5]", "[1|6]", "[2|2]"],
+        ]
+    )
+    game.apply(Place(Tile(0, 0), None))
+    while Draw() in game.legal_actions():  # seat 1 holds no 0 and no tile left can have one
+        game.apply(Draw())
+    view = game.view(1)
+    assert view.drawable == 0 and view.legal_actions == (Pass(),)
+    refusal = read_move("d", view, WORDS)
+    assert isinstance(refusal, Refusal) and "the boneyard holds 2 tiles" in refusal.message
+    assert isinstance(read_move("1", view, WORDS), Refusal)
+    assert read_move("p", view, WORDS) == Pass()
+    assert read_move("passen", view, WORDS) == Pass()
+
+
+def test_german_refusals_are_german() -> None:
+    view = opening_round().view(0)
+    reading = read_move("9", view, Words("de"))
+    assert isinstance(reading, Refusal)
+    assert reading.message == "Es gibt keinen Stein Nummer 9: deine Hand hat 7 Steine."
+
+
+def test_the_data_directory_follows_the_environment(tmp_path: Path) -> None:
+    assert saves.data_directory({"DRAW_DOMINOES_DATA": str(tmp_path)}) == tmp_path
+    assert saves.data_directory({"XDG_DATA_HOME": "/x"}) == Path("/x/draw-dominoes")
+    assert saves.data_directory({}) == Path.home() / ".local/share/draw-dominoes"
+
+
+def test_a_save_round_trips_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    match = Match.new(3, seed=9)
+    for _ in range(20):
+        match.apply(match.legal_actions()[0])
+    seats = (saves.Seat("human", "Ann"), saves.Seat("greedy"), saves.Seat("random"))
+    path = saves.new_save_path(match.seed, tmp_path, now=0)
+    saves.write_save(path, seats, "de", match)
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    saved = saves.read_save(path)
+    assert saved.seats == seats and saved.lang == "de"
+    assert record.dumps(saved.match) == record.dumps(match)
+    assert saves.new_save_path(match.seed, tmp_path, now=0) != path  # never reused
+
+
+@pytest.mark.parametrize(
+    ("damage", "complaint"),
+    [
+        (lambda text: text[: len(text) // 2], "not valid JSON"),
+        (lambda text: text.replace('"human"', '"wizard"'), "unknown player 'wizard'"),
+        (lambda text: text.replace('"draw-dominoes-terminal-save"', '"x"'), "not a draw"),
+        (lambda text: text.replace('"lang": "en"', '"lang": "fr"'), "unknown language"),
+    ],
+)
+def test_a_damaged_save_is_a_clear_error(tmp_path: Path, damage: object, complaint: str) -> None:
+    match = Match.new(2, seed=4)
+    path = tmp_path / "a.json"
+    saves.write_save(path, (saves.Seat("human"), saves.Seat("greedy")), "en", match)
+    path.write_text(damage(path.read_text()))  # type: ignore[operator]
+    with pytest.raises(saves.SaveError, match=complaint):
+        saves.read_save(path)
+
+
+def test_a_save_whose_record_does_not_replay_names_the_problem(tmp_path: Path) -> None:
+    match = Match.new(2, seed=4)
+    match.apply(match.legal_actions()[0])
+    path = tmp_path / "a.json"
+    saves.write_save(path, (saves.Seat("human"), saves.Seat("greedy")), "en", match)
+    document = json.loads(path.read_text())
+    document["match"]["rounds"][0]["actions"] = ["pass"]
+    path.write_text(json.dumps(document))
+    with pytest.raises(saves.SaveError, match=r"a\.json: round 1, action 1 \(pass\) is illegal"):
+        saves.read_save(path)
+
+
+def test_resume_picks_the_newest_unfinished_match(tmp_path: Path) -> None:
+    seats = (saves.Seat("greedy"), saves.Seat("random"))
+    finished = Match.new(2, seed=1)
+    while not finished.is_over:
+        finished.apply(finished.legal_actions()[0])
+    older, newer = Match.new(2, seed=2), Match.new(2, seed=3)
+    saves.write_save(tmp_path / "1.json", seats, "en", older)
+    saves.write_save(tmp_path / "2.json", seats, "en", newer)
+    saves.write_save(tmp_path / "3.json", seats, "en", finished)
+    import os
+
+    for age, name in enumerate(["3.json", "2.json", "1.json"]):
+        os.utime(tmp_path / name, ns=(10**18 - age * 10**9, 10**18 - age * 10**9))
+    found = saves.latest_unfinished(tmp_path)
+    assert found is not None and found.match.seed == 3
+    assert saves.latest_unfinished(tmp_path / "nowhere") is None
+
+
+def test_every_bot_decision_has_its_own_seed() -> None:
+    seeds = {bot_seed(7, ply, seat) for ply in range(50) for seat in range(4)}
+    assert len(seeds) == 200 and bot_seed(7, 3, 1) == bot_seed(7, 3, 1)
