@@ -1,4 +1,4 @@
-"""Research environments: PettingZoo, Gymnasium and OpenSpiel adapters around the core (extra ``rl``).
+"""Research environments: PettingZoo, Gymnasium and OpenSpiel adapters (the ``rl`` extra).
 
 Importing this package registers the Gymnasium environment ``DrawDominoes-v0``. The
 PettingZoo environment is ``draw_dominoes.envs.draw_v0``; importing

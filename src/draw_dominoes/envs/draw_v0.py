@@ -19,19 +19,19 @@ it raises ``IllegalActionError`` instead.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.conversions import parallel_to_aec
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
 
 from ..actions import IllegalActionError
 from ..round import new_seed
 from ._table import Episode, Reward, Table, check_options
 from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_mask, observation
 
-__all__ = ["env", "cyclic_env", "parallel_env", "raw_env", "DrawParallelEnv"]
+__all__ = ["DrawParallelEnv", "cyclic_env", "env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
     "name": "draw_v0",
@@ -57,7 +57,9 @@ def _check_common(max_cycles: object, illegal_action_reward: object, render_mode
     if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
         raise ValueError(f"max_cycles is a positive integer or None, not {max_cycles!r}")
     if illegal_action_reward is not None and not isinstance(illegal_action_reward, int | float):
-        raise ValueError(f"illegal_action_reward is a number or None, not {illegal_action_reward!r}")
+        raise ValueError(
+            f"illegal_action_reward is a number or None, not {illegal_action_reward!r}"
+        )
     if render_mode not in (None, "ansi"):
         raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
 
@@ -86,10 +88,10 @@ def _render(table: Table) -> str:
     )
 
 
-class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
+class raw_env(AECEnv):  # type: ignore[misc]  (lower case: the PettingZoo convention)
     """Turn-based AEC environment for 2–4 players; see the module docstring."""
 
-    metadata = METADATA
+    metadata: ClassVar[dict[str, Any]] = METADATA
 
     def __init__(
         self,
@@ -180,10 +182,10 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
-class DrawParallelEnv(ParallelEnv):  # type: ignore[type-arg]
+class DrawParallelEnv(ParallelEnv):  # type: ignore[misc]
     """Parallel form: each step every live agent sends an action; only the seat to act counts."""
 
-    metadata = {**METADATA, "name": "draw_v0_parallel"}
+    metadata: ClassVar[dict[str, Any]] = {**METADATA, "name": "draw_v0_parallel"}
 
     def __init__(
         self,
@@ -227,7 +229,9 @@ class DrawParallelEnv(ParallelEnv):  # type: ignore[type-arg]
         self.steps = 0
         return self._observations(self.table), {a: {} for a in self.agents}
 
-    def step(self, actions: dict[str, Any]) -> tuple[
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
         dict[str, Any],
         dict[str, float],
         dict[str, bool],

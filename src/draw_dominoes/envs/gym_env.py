@@ -32,7 +32,7 @@ Observation = npt.NDArray[np.float32]
 class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
     """The learner plays seat ``seat`` (``None``: a seeded random seat each episode)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -58,7 +58,9 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         if seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat is None or a seat from 0 to {players - 1}, not {seat!r}")
         if illegal_action_reward is not None and not isinstance(illegal_action_reward, int | float):
-            raise ValueError(f"illegal_action_reward is a number or None, not {illegal_action_reward!r}")
+            raise ValueError(
+                f"illegal_action_reward is a number or None, not {illegal_action_reward!r}"
+            )
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
         self.opponent_specs = list(opponents)
@@ -118,14 +120,14 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         self._play_opponents()
         return self._observe()
 
-    def step(
-        self, action: np.int64 | int
-    ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         table = self._require_table()
         if table.over:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            reward = table.apply(int(action) if isinstance(action, np.integer) else action)[self.seat]
+            reward = table.apply(int(action) if isinstance(action, np.integer) else action)[
+                self.seat
+            ]
         except IllegalActionError as error:
             if self.illegal_action_reward is None:
                 raise

@@ -1,0 +1,339 @@
+"""Research adapters: the shared action ids and observations, PettingZoo and Gymnasium."""
+
+from __future__ import annotations
+
+import random
+import types
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+import gymnasium
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import (
+    api_test,
+    max_cycles_test,
+    parallel_api_test,
+    parallel_seed_test,
+    seed_test,
+)
+
+from draw_dominoes import (
+    ALL_TILES,
+    DRAW,
+    PASS,
+    IllegalActionError,
+    Place,
+    Round,
+    Tile,
+)
+from draw_dominoes.envs import (
+    ACTION_SPACE_VERSION,
+    DRAW_ID,
+    GYM_ID,
+    NUM_ACTIONS,
+    OBSERVATION_FIELDS,
+    OBSERVATION_SIZE,
+    OBSERVATION_VERSION,
+    PASS_ID,
+    action_id,
+    action_mask,
+    draw_v0,
+    id_to_action,
+    observation,
+)
+from draw_dominoes.envs.encoding import OBSERVATION_HIGH
+
+# ----------------------------------------------------------------- action ids
+
+
+def test_action_id_table_is_version_1_with_58_ids() -> None:
+    assert (ACTION_SPACE_VERSION, OBSERVATION_VERSION, NUM_ACTIONS) == (1, 1, 58)
+    assert (action_id(DRAW), action_id(PASS), DRAW_ID, PASS_ID) == (56, 57, 56, 57)
+    assert action_id(Place(Tile(0, 0), 0)) == 0
+    assert action_id(Place(Tile(1, 4), 1)) == 2 * Tile(1, 4).index + 1
+    assert action_id(Place(Tile(6, 6), 1)) == 55
+    ids = {action_id(Place(t, end)) for t in ALL_TILES for end in (0, 1)}
+    assert ids == set(range(56))
+
+
+def test_opening_shares_the_end_0_id_of_its_tile() -> None:
+    for tile in ALL_TILES:
+        opening = Place(tile, None)
+        assert action_id(opening) == action_id(Place(tile, 0))
+        assert id_to_action(action_id(opening), line_is_empty=True) is opening
+        assert id_to_action(action_id(opening), line_is_empty=False) is Place(tile, 0)
+
+
+def test_bad_ids_are_refused_with_a_reason() -> None:
+    with pytest.raises(IllegalActionError, match="line is empty"):
+        id_to_action(1, line_is_empty=True)
+    for bad in (-1, 58, 3.0, "draw", None):
+        with pytest.raises(ValueError, match="action id"):
+            id_to_action(bad, line_is_empty=False)  # type: ignore[arg-type]
+    assert id_to_action(np.int64(56), line_is_empty=False) is DRAW
+
+
+# ----------------------------------------------------------------- observations
+
+
+def test_observation_layout_is_documented_and_fills_the_vector() -> None:
+    offset = 0
+    for field in OBSERVATION_FIELDS:
+        assert field.offset == offset and field.meaning
+        offset += field.size
+    assert offset == OBSERVATION_SIZE == OBSERVATION_HIGH.shape[0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_mask_and_observation_agree_with_the_engine_over_random_games(players: int) -> None:
+    rng = random.Random(players)
+    for game in range(6):
+        round_ = Round.new(
+            players, seed=100 * players + game, scores=[3 * s for s in range(players)]
+        )
+        while True:
+            for seat in range(players):
+                view = round_.view(seat)
+                mask, obs = action_mask(view), observation(view)
+                legal = set(view.legal_actions)
+                assert {int(i) for i in np.flatnonzero(mask)} == {action_id(a) for a in legal}
+                empty = not round_.end_values
+                assert {id_to_action(int(i), empty) for i in np.flatnonzero(mask)} == legal
+                assert obs.dtype == np.float32 and obs.shape == (OBSERVATION_SIZE,)
+                assert (obs >= 0).all() and (obs <= OBSERVATION_HIGH).all()
+                assert obs[:28].sum() == len(view.hand) == view.hand_sizes[seat]
+            if round_.is_over:
+                break
+            round_.apply(rng.choice(round_.legal_actions()))
+
+
+def test_seats_are_relative_to_the_viewer() -> None:
+    round_ = Round.new(3, seed=5, leader=2, scores=[5, 10, 20])
+    obs = observation(round_.view(1))
+    at = {field.name: field for field in OBSERVATION_FIELDS}
+    scores = obs[at["scores"].offset : at["scores"].offset + 4]
+    assert list(scores) == [10, 20, 5, 0]
+    assert list(obs[at["seats"].offset : at["seats"].offset + 4]) == [1, 1, 1, 0]
+    assert list(obs[at["to_move"].offset : at["to_move"].offset + 4]) == [0, 1, 0, 0]
+
+
+def _two_deals_differing_in_hidden_tiles() -> tuple[Round, Round]:
+    """Seat 0 holds the same tiles; seat 1's hand and the boneyard swap tiles."""
+    tiles = list(ALL_TILES)
+    hand0, hand1, stock = (
+        tiles[0:28:4],
+        tiles[1:28:4],
+        [t for i, t in enumerate(tiles) if i % 4 > 1],
+    )
+    other1 = hand1[:3] + stock[-4:]
+    other_stock = stock[:-4] + hand1[3:]
+    return (
+        Round.from_deal([hand0, hand1], stock, leader=0),
+        Round.from_deal([hand0, other1], other_stock, leader=0),
+    )
+
+
+def test_hidden_tiles_never_change_observations_or_masks() -> None:
+    """R21: what differs only in an opponent's hand or the boneyard is invisible."""
+    a, b = _two_deals_differing_in_hidden_tiles()
+    rng = random.Random(1)
+    compared = 0
+    while not (a.is_over or b.is_over):
+        va, vb = a.view(0), b.view(0)
+        assert np.array_equal(observation(va), observation(vb))
+        assert np.array_equal(action_mask(va), action_mask(vb))
+        compared += 1
+        common = [x for x in a.legal_actions() if x in b.legal_actions() and x is not DRAW]
+        if not common:
+            break
+        move = rng.choice(common)
+        a.apply(move)
+        b.apply(move)
+    assert compared >= 3
+
+
+# ----------------------------------------------------------------- PettingZoo
+
+
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # dict observations with a mask
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_test(players: int) -> None:
+    api_test(draw_v0.env(players=players), num_cycles=100)
+    api_test(draw_v0.env(players=players, episode="match", reward="relative"), num_cycles=100)
+    parallel_api_test(draw_v0.parallel_env(players=players), num_cycles=100)
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(draw_v0.env, num_cycles=60)
+    seed_test(lambda: draw_v0.env(players=4, episode="match"), num_cycles=60)
+    parallel_seed_test(draw_v0.parallel_env, num_cycles=60)
+
+
+def test_pettingzoo_max_cycles_test_on_the_cyclic_form() -> None:
+    max_cycles_test(
+        types.SimpleNamespace(env=draw_v0.cyclic_env, parallel_env=draw_v0.parallel_env)
+    )
+
+
+def test_pettingzoo_turn_based_max_cycles_truncates_after_cycles_times_players() -> None:
+    env = draw_v0.env(players=3, max_cycles=2)
+    env.reset(seed=1)
+    steps = 0
+    while not env.truncations[env.agent_selection]:
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+        steps += 1
+    assert steps == 6
+
+
+def _play_out(env: draw_v0.raw_env, seed: int) -> tuple[dict[str, float], list[int]]:
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    actions = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        assert agent == env.possible_agents[env.table.mover]  # type: ignore[union-attr]
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        actions.append(action)
+        env.step(action)
+    return totals, actions
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_rewards_are_the_settlement(players: int) -> None:
+    """R16/R17: the points each seat is credited; 'relative' is zero-sum."""
+    env = draw_v0.env(players=players)
+    totals, _ = _play_out(env, seed=players)
+    credits = env.table.round.outcome.credits  # type: ignore[union-attr]
+    assert [totals[a] for a in env.possible_agents] == list(credits)
+    relative, _ = _play_out(draw_v0.env(players=players, reward="relative"), seed=players)
+    assert abs(sum(relative.values())) < 1e-9
+    winner = max(range(players), key=lambda s: credits[s])
+    assert relative[f"player_{winner}"] >= 0
+
+
+def test_pettingzoo_match_episode_plays_to_the_target() -> None:
+    env = draw_v0.env(players=2, episode="match")
+    totals, _ = _play_out(env, seed=8)
+    match = env.table.match  # type: ignore[union-attr]
+    assert match is not None and match.is_over
+    assert [totals[a] for a in env.possible_agents] == list(match.scores)
+    assert max(match.scores) >= 100  # R20
+
+
+def test_pettingzoo_identical_seeds_give_identical_episodes() -> None:
+    first = _play_out(draw_v0.env(players=3), seed=21)
+    assert first == _play_out(draw_v0.env(players=3), seed=21)
+    assert first != _play_out(draw_v0.env(players=3), seed=22)
+
+
+def test_pettingzoo_illegal_action_changes_nothing() -> None:
+    env = draw_v0.env(players=2)
+    env.reset(seed=4)
+    agent = env.agent_selection
+    before = env.observe(agent)
+    illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
+    env.step(illegal)
+    after = env.observe(agent)
+    assert env.agent_selection == agent
+    assert np.array_equal(before["observation"], after["observation"])
+    assert env.rewards[agent] == -1.0 and "illegal_action" in env.infos[agent]
+    strict = draw_v0.env(players=2, illegal_action_reward=None)
+    strict.reset(seed=4)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+    with pytest.raises(ValueError, match="action id"):
+        env.step(99)
+    assert np.array_equal(env.observe(agent)["observation"], before["observation"])
+
+
+def test_pettingzoo_bad_options_are_refused() -> None:
+    for kwargs in ({"players": 5}, {"episode": "set"}, {"reward": "wins"}, {"max_cycles": 0}):
+        with pytest.raises(ValueError):
+            draw_v0.env(**kwargs)
+
+
+def test_pettingzoo_render_shows_only_public_facts() -> None:
+    env = draw_v0.env(players=2, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert text is not None and "boneyard: 14" in text
+    assert not any(str(t) in text for t in env.table.round.hand(0))  # type: ignore[union-attr]
+
+
+# ----------------------------------------------------------------- Gymnasium
+
+
+@pytest.mark.parametrize(
+    "opponents", [["random"], ["greedy", "random"], ["random", "random", "greedy"]]
+)
+def test_gymnasium_check_env(opponents: list[str]) -> None:
+    env = gymnasium.make(GYM_ID, opponents=opponents)
+    check_env(env.unwrapped)
+    check_env(gymnasium.make(GYM_ID, opponents=opponents, seat=None, episode="match").unwrapped)
+
+
+def _gym_episode(seed: int, **kwargs: object) -> tuple[list[int], float, list[float]]:
+    env = gymnasium.make(GYM_ID, **kwargs)
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    actions, total, first = [], 0.0, [float(x) for x in obs]
+    terminated = False
+    while not terminated:
+        assert np.array_equal(info["action_mask"].astype(bool), env.unwrapped.action_masks())
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert not truncated
+        total += reward
+    return actions, total, first
+
+
+def test_gymnasium_identical_seeds_give_identical_episodes() -> None:
+    kwargs = {"opponents": ["greedy", "random"], "seat": None}
+    assert _gym_episode(5, **kwargs) == _gym_episode(5, **kwargs)
+    assert _gym_episode(5, **kwargs) != _gym_episode(6, **kwargs)
+
+
+def test_gymnasium_reward_is_the_learners_settlement() -> None:
+    env = gymnasium.make(GYM_ID, opponents=["greedy"], reward="relative")
+    env.reset(seed=3)
+    total, terminated, info = 0.0, False, {}
+    rng = np.random.default_rng(3)
+    while not terminated:
+        mask = env.unwrapped.action_masks()
+        _, reward, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+    outcome = env.unwrapped.table.round.outcome
+    assert total == outcome.credits[0] - outcome.credits[1]
+    assert not info["action_mask"].any()
+
+
+def test_gymnasium_illegal_action_changes_nothing() -> None:
+    env = gymnasium.make(GYM_ID, opponents=["random"])
+    obs, info = env.reset(seed=9)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs2, reward, terminated, _truncated, info2 = env.step(illegal)
+    assert np.array_equal(obs, obs2) and reward == -1.0 and not terminated
+    assert "illegal_action" in info2
+    strict = gymnasium.make(GYM_ID, opponents=["random"], illegal_action_reward=None)
+    strict.reset(seed=9)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+
+
+def test_gymnasium_opponents_come_from_the_bots_registry() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        gymnasium.make(GYM_ID, opponents=["nobody"])
+    with pytest.raises(ValueError, match="1 to 3"):
+        gymnasium.make(GYM_ID, opponents=[])
+    with pytest.raises(ValueError, match="seat"):
+        gymnasium.make(GYM_ID, opponents=["random"], seat=2)

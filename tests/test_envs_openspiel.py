@@ -1,0 +1,172 @@
+"""The OpenSpiel adapter: random_sim_test, chance nodes, resampling, and ISMCTS/MCTS play."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from draw_dominoes import ALL_TILES, Round  # noqa: E402
+from draw_dominoes.envs import DRAW_ID, action_id  # noqa: E402
+from draw_dominoes.envs.openspiel import DrawDominoesState, max_player_actions  # noqa: E402
+
+
+def _game(players: int = 2) -> pyspiel.Game:
+    return pyspiel.load_game("python_draw_dominoes", {"players": players})
+
+
+def _chance(state: DrawDominoesState, rng: random.Random) -> None:
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        assert abs(sum(probs) - 1) < 1e-9
+        state.apply_action(rng.choice(outcomes))
+
+
+def _play_until(state: DrawDominoesState, rng: random.Random, decisions: int) -> None:
+    _chance(state, rng)
+    for _ in range(decisions):
+        if state.is_terminal():
+            return
+        state.apply_action(rng.choice(state.legal_actions()))
+        _chance(state, rng)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim_test(players: int) -> None:
+    pyspiel.random_sim_test(_game(players), num_sims=5, serialize=False, verbose=False)
+
+
+def test_deal_and_draws_are_chance_nodes() -> None:
+    """R2, R4: a lot for the leader, the deal tile by tile, and a uniform tile per draw."""
+    state = _game(2).new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 2
+    state.apply_action(0)
+    for dealt in range(14):
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 28 - dealt
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_player() == 0
+    assert DRAW_ID in state.legal_actions()  # R7: the leader may draw before opening
+    state.apply_action(DRAW_ID)
+    boneyard = {t.index for t in ALL_TILES[14:]}
+    assert state.is_chance_node()
+    assert {a for a, _ in state.chance_outcomes()} == boneyard
+    state.apply_action(27)
+    assert state.current_player() == 0  # R6: drawing keeps the turn
+    assert ALL_TILES[27] in state.round.hand(0) and state.round.boneyard_size == 13
+
+
+def test_legal_actions_are_the_engines() -> None:
+    rng = random.Random(3)
+    state = _game(3).new_initial_state()
+    while not state.is_terminal():
+        _chance(state, rng)
+        if state.is_terminal():
+            break
+        engine = state.round.legal_actions()
+        assert state.legal_actions() == sorted(action_id(a) for a in engine)
+        state.apply_action(rng.choice(state.legal_actions()))
+    outcome = state.round.outcome
+    assert outcome is not None
+    returns = state.returns()
+    assert abs(sum(returns)) < 1e-9
+    assert returns == [c - (outcome.points - c) / 2 for c in outcome.credits]
+    assert len(state.history()) <= max_player_actions(3) + 28
+
+
+def test_information_state_hides_other_hands() -> None:
+    """R21: two states that differ only in hidden tiles look the same to the viewer."""
+    rng = random.Random(7)
+    state = _game(2).new_initial_state()
+    _play_until(state, rng, 6)
+    player = state.current_player()
+    other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(player) == state.information_state_string(player)
+    assert other.observation_string(player) == state.observation_string(player)
+    assert np.array_equal(
+        other.information_state_tensor(player), state.information_state_tensor(player)
+    )
+    assert np.array_equal(other.observation_tensor(player), state.observation_tensor(player))
+    opponent_tiles = {str(t) for t in state.round.hand(1 - player)}
+    assert not any(tile in state.information_state_string(player) for tile in opponent_tiles)
+
+
+def test_resampling_deals_the_hidden_tiles_anew_and_plays_on() -> None:
+    rng = random.Random(11)
+    state = _game(2).new_initial_state()
+    _play_until(state, rng, 8)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    opponent_hands = set()
+    for _ in range(12):
+        sampled = state.resample_from_infostate(player, sampler)
+        assert sampled.round.hand(player) == state.round.hand(player)
+        assert sampled.round.history == state.round.history
+        opponent_hands.add(sampled.round.hand(1 - player))
+        _play_until(sampled, rng, 200)  # draws in a sampled world are chance nodes too
+        assert sampled.is_terminal()
+    assert len(opponent_hands) > 1
+
+
+def _play_with(bot: pyspiel.Bot, seat: int, seed: int, determinize: bool) -> list[float]:
+    """One round: ``bot`` at ``seat`` against uniform random play."""
+    rng = random.Random(seed)
+    game = _game(2)
+    state = game.new_initial_state()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _chance(state, rng)
+        elif state.current_player() == seat:
+            # MCTS is a perfect-information search: give it a world sampled from the
+            # seat's information state, never the true one.
+            world = state.resample_from_infostate(seat, sampler) if determinize else state
+            action = bot.step(world)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return list(state.returns())
+
+
+def test_openspiel_ismcts_bot_plays_a_round() -> None:
+    game = _game(2)
+    random_state = np.random.RandomState(1)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+    bot = ismcts.ISMCTSBot(
+        game=game, evaluator=evaluator, uct_c=2.0, max_simulations=15, random_state=random_state
+    )
+    returns = _play_with(bot, seat=0, seed=1, determinize=False)
+    assert abs(sum(returns)) < 1e-9
+
+
+def test_openspiel_mcts_bot_plays_a_round_on_sampled_worlds() -> None:
+    game = _game(2)
+    random_state = np.random.RandomState(2)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+    bot = mcts.MCTSBot(
+        game, uct_c=2.0, max_simulations=15, evaluator=evaluator, random_state=random_state
+    )
+    returns = _play_with(bot, seat=1, seed=2, determinize=True)
+    assert abs(sum(returns)) < 1e-9
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="2 to 4"):
+        pyspiel.load_game("python_draw_dominoes", {"players": 5})
+
+
+def test_a_round_from_the_core_and_the_game_agree() -> None:
+    """Dealing the same tiles by chance gives the engine's round (R2)."""
+    state = _game(2).new_initial_state()
+    core = Round.new(2, seed=3, leader=1)
+    state.apply_action(1)
+    for seat in range(2):
+        for tile in core.hand(seat):
+            state.apply_action(tile.index)
+    assert state.round.hand(0) == core.hand(0) and state.round.hand(1) == core.hand(1)
+    assert state.legal_actions() == sorted(action_id(a) for a in core.legal_actions())
