@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from ..actions import Action
 from ..view import PlayerView
 
-__all__ = ["Bot", "NAMES", "OFFERED", "create", "register"]
+__all__ = ["NAMES", "OFFERED", "Bot", "create", "register"]
 
 
 class Bot(Protocol):
@@ -54,3 +54,8 @@ def _rng(seed: int | random.Random) -> random.Random:
 from . import simple as _simple  # noqa: E402  (registers the built-in bots)
 
 del _simple
+from . import heuristic as _heuristic  # noqa: E402
+from . import ismcts as _ismcts  # noqa: E402
+from . import pimc as _pimc  # noqa: E402
+
+del _heuristic, _pimc, _ismcts

@@ -1,0 +1,15 @@
+"""Tournaments between bots: duplicate-format games, parallel runners, statistics and reports."""
+
+from .runner import Game, Tournament, play_game, run_tournament
+from .stats import Report, bradley_terry, summarize, wilson
+
+__all__ = [
+    "Game",
+    "Report",
+    "Tournament",
+    "bradley_terry",
+    "play_game",
+    "run_tournament",
+    "summarize",
+    "wilson",
+]

@@ -1,0 +1,146 @@
+"""Play a seeded duplicate-format tournament between bots and report ratings with error bars."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_arguments", "parse_option", "run", "tables_for"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bots",
+        default="greedy,random",
+        help="comma-separated bot names, one a seat (names may repeat: ismcts,greedy,greedy); "
+        "with more names than --players, every table of distinct bots is played",
+    )
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=100,
+        help="games a table (rounded up to whole duplicate sets: every seat permutation "
+        "plays each deal)",
+    )
+    parser.add_argument(
+        "--unit",
+        choices=("match", "round"),
+        default="match",
+        help="play whole matches to the target (default) or single rounds",
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="BOT.KEY=VALUE",
+        help="a bot option, e.g. ismcts.iterations=400 or pimc.time_per_move=0.01 (repeatable)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("tournament.jsonl"),
+        help="results file (JSON lines); a stopped run resumes from it",
+    )
+    parser.add_argument("--backend", choices=("processes", "serial", "ray"), default="processes")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="parallel processes (default: every core)"
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster address for --backend ray (default: a local instance)",
+    )
+    parser.add_argument("--json", type=Path, default=None, help="write the report as JSON here")
+    parser.add_argument("--chart", type=Path, default=None, help="write a PNG or SVG chart here")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def parse_option(text: str) -> tuple[str, str, Any]:
+    """``ismcts.iterations=400`` -> ("ismcts", "iterations", 400); values are JSON or text."""
+    name_key, sep, raw = text.partition("=")
+    name, dot, key = name_key.partition(".")
+    if not sep or not dot or not name or not key:
+        raise ValueError(f"not a bot option: {text!r} (expected BOT.KEY=VALUE)")
+    try:
+        value: Any = json.loads(raw)
+    except ValueError:
+        value = raw
+    return name.strip(), key.strip(), value
+
+
+def tables_for(names: list[str], players: int) -> list[tuple[str, ...]]:
+    """One table when there is a name a seat; otherwise every table of ``players`` distinct bots."""
+    if len(names) == players:
+        return [tuple(names)]
+    distinct = list(dict.fromkeys(names))
+    if len(names) < players or len(distinct) != len(names):
+        raise ValueError(
+            f"give exactly {players} bots (one a seat) or more than {players} distinct bots "
+            f"(every combination is played), not {', '.join(names)}"
+        )
+    return list(itertools.combinations(distinct, players))
+
+
+def run(args: argparse.Namespace) -> int:
+    from .report import format_table, write_chart, write_json
+    from .runner import ResultsFileError, Tournament, run_tournament, seat_permutations
+    from .stats import summarize
+
+    try:
+        names = [n.strip() for n in args.bots.split(",") if n.strip()]
+        tables = tables_for(names, args.players)
+        options: dict[str, dict[str, Any]] = {}
+        for text in args.option:
+            name, key, value = parse_option(text)
+            options.setdefault(name, {})[key] = value
+        if args.matches < 1:
+            raise ValueError(f"--matches must be at least 1, not {args.matches}")
+        if args.workers is not None and args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, not {args.workers}")
+        sets = max(len(seat_permutations(t)) for t in tables)
+        deals = math.ceil(args.matches / sets)
+        tournament = Tournament(
+            players=args.players,
+            tables=tuple(tables),
+            deals=deals,
+            seed=args.seed,
+            unit=args.unit,
+            options=options,
+        )
+        print(
+            f"{len(tables)} table(s) of {args.players}, {deals} deals each in every seat order: "
+            f"{sum(deals * len(seat_permutations(t)) for t in tables)} {args.unit} games "
+            f"-> {args.out}",
+            file=sys.stderr,
+        )
+        records = run_tournament(
+            tournament,
+            args.out,
+            backend=args.backend,
+            workers=args.workers,
+            address=args.address,
+            progress=not args.no_progress,
+        )
+    except (ValueError, ResultsFileError) as exc:
+        print(f"draw-dominoes tournament: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(
+            f"\nstopped; finished games are kept in {args.out}: run again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    report = summarize(records, args.players, args.unit)
+    print(format_table(report))
+    if args.json is not None:
+        write_json(report, args.json)
+    if args.chart is not None:
+        write_chart(report, args.chart)
+    return 0

@@ -1,0 +1,355 @@
+"""Plays a tournament's games (serially, on local processes or on Ray) into a resumable file."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import bots
+from ..match import Match
+from ..round import Round
+
+__all__ = [
+    "FORMAT",
+    "Game",
+    "ResultsFileError",
+    "Tournament",
+    "load_results",
+    "play_game",
+    "run_tournament",
+]
+
+FORMAT = "draw-dominoes-tournament"
+VERSION = 1
+
+
+class ResultsFileError(ValueError):
+    """The results file belongs to another tournament or is damaged beyond its last line."""
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What to play: tables of bots (one name a seat), deals per table, all seeded.
+
+    Every deal of a table is played once in each distinct seat permutation of its
+    lineup (duplicate format), so each bot meets the same hands from every seat.
+    """
+
+    players: int
+    tables: tuple[tuple[str, ...], ...]
+    deals: int
+    seed: int = 0
+    unit: str = "match"
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"a table seats 2 to 4 players, not {self.players!r}")
+        if self.unit not in ("match", "round"):
+            raise ValueError(f"the unit is 'match' or 'round', not {self.unit!r}")
+        if type(self.deals) is not int or self.deals < 1:
+            raise ValueError(f"deals must be a positive whole number, not {self.deals!r}")
+        if not self.tables:
+            raise ValueError("a tournament needs at least one table")
+        for table in self.tables:
+            if len(table) != self.players:
+                raise ValueError(
+                    f"table {', '.join(table)} has {len(table)} seats, not {self.players}"
+                )
+            for name in table:
+                if name not in bots.NAMES:
+                    raise ValueError(f"unknown bot {name!r}; choose from {', '.join(bots.NAMES)}")
+        for name, opts in self.options.items():
+            bots.create(name, 0, **opts)  # refuses unknown bots and bad options now
+
+    @property
+    def bots(self) -> list[str]:
+        """The distinct bots, in order of first appearance."""
+        return list(dict.fromkeys(name for table in self.tables for name in table))
+
+    def settings(self) -> dict[str, Any]:
+        """Everything that decides the games except how many deals: the results file's header."""
+        return {
+            "players": self.players,
+            "tables": [list(t) for t in self.tables],
+            "seed": self.seed,
+            "unit": self.unit,
+            "options": self.options,
+        }
+
+    def games(self) -> Iterator[Game]:
+        """Every game, deal by deal: for each table, each deal in each seat permutation."""
+        for deal in range(self.deals):
+            for number, table in enumerate(self.tables):
+                deal_seed = random.Random(f"{self.seed}/{number}/{deal}").randrange(2**63)
+                for seats in seat_permutations(table):
+                    yield Game(
+                        key=f"t{number}-d{deal}-{'-'.join(seats)}",
+                        table=number,
+                        deal=deal,
+                        seats=seats,
+                        seed=deal_seed,
+                        unit=self.unit,
+                        options={name: self.options.get(name, {}) for name in set(seats)},
+                    )
+
+
+def seat_permutations(table: Sequence[str]) -> list[tuple[str, ...]]:
+    """The distinct orders of a lineup: 2 for two bots, 3 for one bot and two alike, 24 for four."""
+    return sorted(set(itertools.permutations(table)))
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game to play: its seats, its deal seed and the bots' options. Plain data, picklable."""
+
+    key: str
+    table: int
+    deal: int
+    seats: tuple[str, ...]
+    seed: int
+    unit: str
+    options: dict[str, dict[str, Any]]
+
+
+def play_game(game: Game) -> dict[str, Any]:
+    """Play one game and return its result as plain JSON data.
+
+    Bots get their seat's view only; a bot that needs the whole round (``omniscient``)
+    is the one exception, and is given it through ``choose_with_round``.
+    """
+    n = len(game.seats)
+    players = [
+        bots.create(
+            name,
+            random.Random(f"{game.seed}/{seat}/{name}").randrange(2**63),
+            **game.options.get(name, {}),
+        )
+        for seat, name in enumerate(game.seats)
+    ]
+    decisions = [0] * n
+    thinking = [0.0] * n
+    clock = time.perf_counter
+    if game.unit == "match":
+        match = Match.new(n, seed=game.seed)
+        while not match.is_over:
+            seat = match.current_player
+            start = clock()
+            action = _choose(players[seat], match.current_round, seat)
+            thinking[seat] += clock() - start
+            decisions[seat] += 1
+            match.apply(action)
+        finished = list(match.rounds)
+        scores = list(match.scores)
+        winners = match.winners
+    else:
+        round_ = Round.new(n, seed=game.seed)
+        while not round_.is_over:
+            seat = round_.current_player
+            start = clock()
+            action = _choose(players[seat], round_, seat)
+            thinking[seat] += clock() - start
+            decisions[seat] += 1
+            round_.apply(action)
+        finished = [round_]
+        outcome = round_.outcome
+        assert outcome is not None
+        scores = list(outcome.credits)
+        best = max(scores)
+        winners = [s for s in range(n) if scores[s] == best]
+    rounds = []
+    for r in finished:
+        outcome = r.outcome
+        assert outcome is not None
+        rounds.append(
+            {"kind": str(outcome.kind), "winner": outcome.winner, "points": outcome.points}
+        )
+    return {
+        "key": game.key,
+        "table": game.table,
+        "deal": game.deal,
+        "seats": list(game.seats),
+        "seed": game.seed,
+        "scores": scores,
+        "winners": winners,
+        "rounds": rounds,
+        "decisions": decisions,
+        "seconds": [round(t, 4) for t in thinking],
+    }
+
+
+def _choose(bot: Any, round_: Round, seat: int) -> Any:
+    if getattr(bot, "needs_round", False):
+        return bot.choose_with_round(round_)
+    return bot.choose(round_.view(seat))
+
+
+# ------------------------------------------------------------------ results file
+
+
+def load_results(path: Path, tournament: Tournament) -> dict[str, dict[str, Any]]:
+    """The finished games in ``path`` by key; creates the file with its header when absent.
+
+    A half-written last line (a run stopped mid-write) is cut off; a header for other
+    settings is refused, so results of different tournaments never mix.
+    """
+    header = {"format": FORMAT, "version": VERSION, "settings": tournament.settings()}
+    header = json.loads(json.dumps(header))
+    if not path.exists() or path.stat().st_size == 0:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+        return {}
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    try:
+        found = json.loads(lines[0])
+    except ValueError as exc:
+        raise ResultsFileError(f"{path}: line 1 is not a tournament header") from exc
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise ResultsFileError(f"{path} is not a {FORMAT} results file")
+    if found != header:
+        raise ResultsFileError(
+            f"{path} holds results of a tournament with other settings "
+            f"({json.dumps(found.get('settings'))}); choose another file or remove it"
+        )
+    results: dict[str, dict[str, Any]] = {}
+    good_end = len(lines[0]) + 1
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            good_end += len(line) + 1
+            continue
+        try:
+            record = json.loads(line)
+            key = record["key"]
+        except (ValueError, KeyError, TypeError) as exc:
+            if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
+                break  # cut off mid-write: drop it and play that game again
+            raise ResultsFileError(f"{path}: line {number} is damaged") from exc
+        results[key] = record
+        good_end += len(line) + 1
+    if good_end < len(data):
+        with path.open("r+b") as handle:
+            handle.truncate(good_end)
+    elif data and not data.endswith(b"\n"):
+        with path.open("ab") as handle:
+            handle.write(b"\n")
+    return results
+
+
+# ------------------------------------------------------------------ backends
+
+
+def _serial(games: list[Game], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
+    for game in games:
+        yield play_game(game)
+
+
+def _processes(games: list[Game], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = iter(games)
+        running = {pool.submit(play_game, g) for g in itertools.islice(pending, 4 * workers)}
+        try:
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+                    nxt = next(pending, None)
+                    if nxt is not None:
+                        running.add(pool.submit(play_game, nxt))
+        finally:
+            for future in running:
+                future.cancel()
+
+
+def _ray(games: list[Game], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
+    import ray
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address in (None, "", "local"):
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    try:
+        remote = ray.remote(play_game)
+        pending = iter(games)
+        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+        window = 8 * max(workers, int(cpus))
+        running = [remote.remote(g) for g in itertools.islice(pending, window)]
+        while running:
+            done, running = ray.wait(running, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+                nxt = next(pending, None)
+                if nxt is not None:
+                    running.append(remote.remote(nxt))
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+BACKENDS: dict[str, Callable[[list[Game], int, str | None], Iterator[dict[str, Any]]]] = {
+    "serial": _serial,
+    "processes": _processes,
+    "ray": _ray,
+}
+
+
+def run_tournament(
+    tournament: Tournament,
+    path: Path,
+    *,
+    backend: str = "processes",
+    workers: int | None = None,
+    address: str | None = None,
+    progress: bool = False,
+) -> list[dict[str, Any]]:
+    """Play every game not yet in ``path``, appending each result as it finishes.
+
+    Returns all results (old and new) in the tournament's game order, so serial,
+    parallel and resumed runs of the same tournament return the same list.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    workers = workers or os.cpu_count() or 1
+    done = load_results(path, tournament)
+    games = list(tournament.games())
+    todo = [g for g in games if g.key not in done]
+    bar = _progress_bar(len(games), len(games) - len(todo), progress)
+    try:
+        with path.open("a", encoding="utf-8") as out:
+            for record in BACKENDS[backend](todo, workers, address):
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                done[record["key"]] = record
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return [done[g.key] for g in games]
+
+
+def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    return tqdm(total=total, initial=initial, unit="game", smoothing=0.05, dynamic_ncols=True)
+
+
+def games_by_key(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {r["key"]: r for r in records}
+
+
+def describe(game: Game) -> dict[str, Any]:
+    return asdict(game)
