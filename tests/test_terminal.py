@@ -1,0 +1,421 @@
+"""The terminal app driven for real in a pseudo-terminal: whole seeded matches against bots in
+English and German, bad input, a resume after killing the process, hot seat, saves, replay."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+from draw_dominoes import Round, Tile, record
+from draw_dominoes.terminal.saves import read_save
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+TILE = re.compile(r"\[\d\|\d\]")
+
+
+@dataclass(frozen=True)
+class Language:
+    move: str
+    numbers: str
+    draw: str
+    both_ends: str
+    next_round: str
+    hand_over: str
+    round_start: str
+    round_over: str
+    result: str
+
+
+LANGUAGES = {
+    "en": Language(
+        move="Your move:",
+        numbers=r"tile number ([\d, ]+)",
+        draw="d = draw",
+        both_ends="fits both ends",
+        next_round="Press Enter for the next round",
+        hand_over="Pass the keyboard to",
+        round_start="Round {n}: ",
+        round_over="Round {n} is over",
+        result=r"won the match with \d+ points|the match is a draw",
+    ),
+    "de": Language(
+        move="Dein Zug:",
+        numbers=r"Steinnummer ([\d, ]+)",
+        draw="d = ziehen",
+        both_ends="passt an beide Enden",
+        next_round="Enter für die nächste Runde",
+        hand_over="Gib die Tastatur an",
+        round_start="Runde {n}: ",
+        round_over="Runde {n} ist beendet",
+        result=r"gewinnt die Partie mit \d+ Punkten|Die Partie endet unentschieden",
+    ),
+}
+
+
+@dataclass
+class Player:
+    """Drives the program like a person: the first playable tile, the left end, else draw or
+    pass, Enter between rounds and at hand-overs."""
+
+    child: pexpect.spawn
+    words: Language
+    transcript: io.StringIO = field(default_factory=io.StringIO)
+    prompts: int = 0
+    last: str = ""
+
+    def __post_init__(self) -> None:
+        self.child.logfile_read = self.transcript
+
+    def next_prompt(self) -> bool:
+        """Wait for the next prompt (False at the end of the program); keep its screen text."""
+        found = self.child.expect([r"> ", pexpect.EOF])
+        self.last = ANSI.sub("", self.child.before or "").replace("\r\n", "\n")
+        self.prompts += found == 0
+        return found == 0
+
+    def answer(self) -> str:
+        text, words = self.last, self.words
+        tail = text[text.rfind("\n\n") :] if "\n\n" in text else text
+        if words.both_ends in tail:
+            return "l"
+        if words.hand_over in tail or words.next_round in tail:
+            return ""
+        prompt = text[text.rfind(words.move) :].replace("\n", " ")
+        assert words.move in prompt, text
+        numbers = re.search(words.numbers, prompt)
+        if numbers:
+            return numbers.group(1).split(",")[0].strip()
+        return "d" if words.draw in prompt else "p"
+
+    def play(self, limit: int = 2000) -> None:
+        """Answer prompts until the program ends."""
+        while self.next_prompt():
+            self.child.sendline(self.answer())
+            assert self.prompts < limit
+
+    def play_turns(self, count: int) -> None:
+        """Answer ``count`` prompts and wait at the next one (which is left unanswered)."""
+        assert self.next_prompt()
+        for _ in range(count):
+            self.child.sendline(self.answer())
+            assert self.next_prompt()
+
+    @property
+    def text(self) -> str:
+        return ANSI.sub("", self.transcript.getvalue()).replace("\r\n", "\n")
+
+
+def environment(data: Path, lang: str = "en") -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env.update(DRAW_DOMINOES_DATA=str(data), LANG="de_DE.UTF-8" if lang == "de" else "C.UTF-8")
+    env["TERM"] = "xterm-256color"
+    env.pop("NO_COLOR", None)
+    env.pop("COLUMNS", None)
+    return env
+
+
+def spawn(data: Path, *args: str, lang: str = "en") -> pexpect.spawn:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "draw_dominoes", *args],
+        env=environment(data, lang),
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=20,
+    )
+    child.delaybeforesend = None  # type what the prompt asks at once
+    return child
+
+
+def run(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "draw_dominoes", *args],
+        env=environment(data),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def only_save(data: Path) -> Path:
+    (path,) = (data / "saves").glob("*.json")
+    return path
+
+
+def rounds_of(path: Path) -> list[Round]:
+    match = read_save(path).match
+    return [*match.rounds, *([] if match.is_over else [match.current_round])]
+
+
+def assert_no_hidden_tile_on_screen(text: str, path: Path, human: int, words: Language) -> None:
+    """R21: until a round's hands are revealed, no tile of an opponent's hand and none of the
+    boneyard ever appears; the tiles still hidden at the round's end are the test."""
+    checked = 0
+    for number, game in enumerate(rounds_of(path), 1):
+        start = text.find(words.round_start.format(n=number))
+        end = text.find(words.round_over.format(n=number), start)
+        if start < 0:
+            continue  # played before this program started (a resumed match)
+        segment = text[start : end if end >= 0 else len(text)]
+        hidden = set(game.boneyard)
+        for seat in range(game.players):
+            if seat != human:
+                hidden |= set(game.hand(seat))
+        shown = set(TILE.findall(segment))
+        assert shown, "the player's own tiles are on screen"
+        assert not shown & {str(t) for t in hidden}, f"round {number} leaks a hidden tile"
+        checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_whole_seeded_match_against_a_bot(tmp_path: Path, lang: str) -> None:
+    words = LANGUAGES[lang]
+    child = spawn(
+        tmp_path,
+        "play",
+        "--seat",
+        "human",
+        "--seat",
+        "greedy",
+        "--seed",
+        "12",
+        "--plain",
+        lang=lang,
+    )  # German comes from LANG alone
+    player = Player(child, words)
+    assert player.next_prompt()
+    assert "\x1b[" not in player.transcript.getvalue()  # --plain: no colour, no cursor codes
+    refusals = {
+        "en": ["xyz", '"xyz" is not a move', "99", "There is no tile number 99: your hand has 7"],
+        "de": ["xyz", "„xyz“ ist kein Zug", "99", "Es gibt keinen Stein Nummer 99"],
+    }[lang]
+    for typed, reason in zip(refusals[::2], refusals[1::2]):
+        child.sendline(typed)
+        assert player.next_prompt()
+        assert reason in player.last and words.move in player.last  # one line, a new prompt
+    child.sendline("?")
+    assert player.next_prompt()
+    r12 = {
+        "en": "Tiles: .+. Connections: .+. Legal continuation ports: .+.",
+        "de": "Steine: .+. Verbindungen: .+. Freie Anlegestellen: .+.",
+    }
+    assert re.search(r12[lang], player.last)  # the line description of R12
+    child.sendline(player.answer())
+    player.play()
+    child.close()
+    assert child.exitstatus == 0
+    text = player.text
+    path = only_save(tmp_path)
+    match = read_save(path).match
+    assert match.is_over and max(match.scores) >= 100  # R20
+    assert re.search(words.result, text)
+    assert len(match.rounds) >= 2 and words.round_over.format(n=len(match.rounds)) in text
+    blocked_or_domino = ("blocked:", "domino:") if lang == "en" else ("blockiert:", "Domino:")
+    assert any(w in text for w in blocked_or_domino)
+    scores = "Scores:" if lang == "en" else "Punkte:"
+    assert f"{scores} Player 1 {match.scores[0]}" in text.replace("Spieler", "Player")
+    assert_no_hidden_tile_on_screen(text, path, 0, words)
+    if lang == "de":
+        for english in ("Your", "tiles", "Round", "Line:", "draw"):
+            assert english not in text.replace("draw-dominoes", "")
+
+
+def test_resume_after_the_process_is_killed_loses_nothing(tmp_path: Path) -> None:
+    words = LANGUAGES["en"]
+    args = ("play", "--seat", "human", "--seat", "random", "--seed", "31", "--plain")
+    straight = Player(spawn(tmp_path / "straight", *args), words)
+    straight.play()
+    expected = record.dumps(read_save(only_save(tmp_path / "straight")).match)
+
+    data = tmp_path / "killed"
+    first = Player(spawn(data, *args), words)
+    first.play_turns(25)
+    while words.move not in first.last:
+        first.child.sendline(first.answer())
+        assert first.next_prompt()
+    hand_before = first.last[first.last.rfind("Your hand:") :].splitlines()[0]
+    first.child.kill(signal.SIGKILL)
+    first.child.close()
+    path = only_save(data)
+    killed_at = read_save(path).match
+    assert not killed_at.is_over and killed_at.current_round.actions  # killed mid-round
+
+    second = Player(spawn(data, "play", "--resume", "--plain"), words)
+    assert second.next_prompt()
+    assert f"Continuing the match saved in {path}" in second.last
+    assert hand_before in second.last  # the same hand, the same turn
+    second.child.sendline(second.answer())
+    second.play()
+    assert record.dumps(read_save(path).match) == expected  # the same match as if never killed
+    assert len(list((data / "saves").iterdir())) == 1
+    assert_no_hidden_tile_on_screen(second.text, path, 0, words)
+
+
+def screen_lines(screen: pyte.Screen) -> str:
+    return "\n".join(line.rstrip() for line in screen.display)
+
+
+def test_hot_seat_hides_each_hand_before_the_keyboard_changes_hands(tmp_path: Path) -> None:
+    """Without --plain: colour, an 80-column screen, and the screen wiped at each hand-over."""
+    child = spawn(
+        tmp_path,
+        "play",
+        "--seat",
+        "human",
+        "--seat",
+        "human",
+        "--seat",
+        "greedy",
+        "--name",
+        "Anna",
+        "--name",
+        "Ben",
+        "--seed",
+        "2",
+    )
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    player = Player(child, LANGUAGES["en"])
+    hand_overs = 0
+    shown_hand: dict[str, list[str]] = {}
+    while hand_overs < 6:
+        assert player.next_prompt()
+        stream.feed((child.before or "") + child.after)
+        display = screen_lines(screen)
+        if "Pass the keyboard to" in player.last:
+            hand_overs += 1
+            assert "Pass the keyboard to" in display
+            assert not TILE.search(display), display  # the last hand is gone from the screen
+        elif "to play" in display:
+            name = "Anna" if "Anna to play" in display else "Ben"
+            hand = display[display.find("Your hand:") :].split("\n")[0]
+            shown_hand[name] = TILE.findall(hand)
+            path = only_save(tmp_path)
+            game = read_save(path).match.current_round
+            other = 1 if name == "Anna" else 0
+            assert not set(TILE.findall(display)) & {str(t) for t in game.hand(other)}
+            assert not set(TILE.findall(display)) & {str(t) for t in game.hand(2)}
+            assert all(len(line) <= 80 for line in display.splitlines())
+        child.sendline(player.answer())
+    assert set(shown_hand) == {"Anna", "Ben"}
+    assert "\x1b[" in player.transcript.getvalue()  # colour and the wipe: not plain
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert "The match is saved" in ANSI.sub("", child.before)
+
+
+def test_bots_alone_play_a_reproducible_match_without_a_terminal(tmp_path: Path) -> None:
+    args = ("play", "--seat", "greedy", "--seat", "random", "--seat", "random", "--seed", "8")
+    done = run(tmp_path / "a", *args, "--plain")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "a match to 61 points (seed 8)" in out  # three players: 61 (R20)
+    assert "Round 1 is over" in out and "All hands:" in out
+    assert "Bot 1 (greedy) won the match" in out or "Bot 2 (random) won" in out or "Bot 3" in out
+    again = run(tmp_path / "b", *args)
+    path_a, path_b = only_save(tmp_path / "a"), only_save(tmp_path / "b")
+    assert path_a.read_text() == path_b.read_text()  # the same seed, the same match
+    match = read_save(path_a).match
+    assert match.is_over and max(match.scores) >= 61
+    first_round = match.rounds[0]
+    round_text = out[: out.find("Round 1 is over")]
+    assert not TILE.findall(round_text.split("leads ==", 1)[1]) or all(
+        Tile.parse(t) in first_round.line for t in TILE.findall(round_text.split("leads ==")[1])
+    )  # before the reveal only tiles in the line are named: draws are never shown
+    assert again.stdout.count("Round") == out.count("Round")
+
+
+def test_human_play_without_a_terminal_says_what_to_do(tmp_path: Path) -> None:
+    done = run(tmp_path, "play")
+    assert done.returncode == 2
+    assert "needs a terminal" in done.stderr and "--seat greedy --seat random" in done.stderr
+    assert not (tmp_path / "saves").exists()
+
+
+def test_bad_seat_setups_are_refused(tmp_path: Path) -> None:
+    one = run(tmp_path, "play", "--seat", "greedy")
+    assert one.returncode == 2 and "Draw is for 2 to 4 players, not 1" in one.stderr
+    unknown = run(tmp_path, "play", "--seat", "wizard", "--seat", "greedy")
+    assert unknown.returncode == 2 and "invalid choice: 'wizard'" in unknown.stderr
+    mixed = run(tmp_path, "play", "--resume", "--seed", "3")
+    assert mixed.returncode == 2 and "leave out --seat" in mixed.stderr
+    nothing = run(tmp_path, "play", "--resume")
+    assert nothing.returncode == 2 and "No unfinished match is saved" in nothing.stderr
+
+
+def test_a_corrupt_save_is_reported_and_never_touched(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    damaged = saves / "match-damaged.json"
+    damaged.write_text('{"format": "draw-dominoes-terminal-save", "version": 1, "lang"')
+    before = (damaged.read_bytes(), damaged.stat().st_mtime_ns)
+    done = run(tmp_path, "play", "--resume")
+    assert done.returncode == 1
+    assert "Cannot resume" in done.stderr and "match-damaged.json: not valid JSON" in done.stderr
+    assert "The file is left as it is" in done.stderr
+    assert (
+        run(tmp_path, "play", "--seat", "greedy", "--seat", "greedy", "--seed", "1").returncode == 0
+    )
+    named = run(tmp_path, "play", "--resume", str(damaged))
+    assert named.returncode == 1 and "not valid JSON" in named.stderr
+    assert (damaged.read_bytes(), damaged.stat().st_mtime_ns) == before
+    assert len(list(saves.iterdir())) == 2  # the new match went to a file of its own
+
+
+def test_replay_steps_through_a_finished_match(tmp_path: Path) -> None:
+    assert (
+        run(tmp_path, "play", "--seat", "greedy", "--seat", "random", "--seed", "5").returncode == 0
+    )
+    path = only_save(tmp_path)
+    match = read_save(path).match
+    child = spawn(tmp_path, "replay", str(path), "--plain")
+    child.expect("> ")
+    shown = child.before.replace("\r\n", "\n")
+    dealt = match.rounds[0].deal[0][0]
+    assert f"Bot 1 (greedy): {' '.join(str(t) for t in dealt)}" in shown  # the deal, in full
+    assert "1. " in shown and "Line: " in shown
+    child.sendline("")
+    child.expect("> ")
+    assert "2. " in child.before
+    child.sendline("?")
+    child.expect("> ")
+    assert "Tiles: " in child.before and "Legal continuation ports:" in child.before  # R12
+    child.sendline("a")
+    child.expect(pexpect.EOF)
+    rest = child.before
+    assert f"Round {len(match.rounds)} is over" in rest and "won the match" in rest
+    child.close()
+    assert child.exitstatus == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    done = run(tmp_path, "replay", str(bad))
+    assert done.returncode == 1 and "Cannot replay" in done.stderr
+
+
+def test_replay_of_an_unfinished_match_keeps_the_current_hands_hidden(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "play", "--seat", "human", "--seat", "greedy", "--seed", "4", "--plain")
+    player = Player(child, LANGUAGES["en"])
+    player.play_turns(3)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    path = only_save(tmp_path)
+    game = read_save(path).match.current_round
+    done = run(tmp_path, "replay", str(path), "--plain", "--lang", "de")
+    assert done.returncode == 0
+    current = done.stdout[done.stdout.rfind("== Runde ") :]
+    assert "Diese Runde läuft noch" in current
+    hidden = {str(t) for seat in (0, 1) for t in game.hand(seat)} | {str(t) for t in game.boneyard}
+    assert not set(TILE.findall(current)) & hidden
+    assert "draw-dominoes play --resume" in done.stdout
