@@ -1,4 +1,4 @@
-"""Tournaments: duplicate deals, reproducible serial/parallel/resumed runs, statistics, reports, CLI."""
+"""Tournaments: duplicate deals, reproducible serial, parallel and resumed runs, statistics, CLI."""
 
 from __future__ import annotations
 
