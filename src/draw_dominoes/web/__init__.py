@@ -1,0 +1,1 @@
+"""Play Draw in the browser: a FastAPI app with live tables over WebSockets and SQLite storage."""

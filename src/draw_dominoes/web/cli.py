@@ -1,0 +1,45 @@
+"""Serve the web app: play Draw in the browser (http://127.0.0.1:8000 by default)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--db", default="draw-dominoes.sqlite3", metavar="PATH", help="the SQLite database file"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot move, so people can follow the game",
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=15.0,
+        metavar="N",
+        help="messages a second each connection may send (bursts of twice that)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+
+    app = create_app(args.db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate)
+    print(f"draw-dominoes: http://{args.host}:{args.port}/  (database {args.db})", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=64 * 1024,
+        access_log=False,
+        log_level="warning",
+    )
+    return 0

@@ -1,0 +1,612 @@
+"""Tables: seats, matches and bots behind the web app; the engine decides every move (R8)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .. import bots, record
+from ..actions import Action, Draw, IllegalActionError, Pass, Place, parse_action
+from ..i18n import explain_outcome, translate
+from ..match import Match
+from ..round import Round, new_seed
+from ..view import PlayerView
+from .store import SeatRow, Store, hash_token
+
+__all__ = ["Connection", "Hub", "Table", "UserError"]
+
+HOST_SEAT = 0
+NAME_PATTERN = re.compile(r"^[^\x00-\x1f\x7f<>]{1,24}$")
+LINE_WIDTHS = (320, 400, 480, 560, 640, 720, 800, 960, 1120)
+
+
+class UserError(Exception):
+    """A refused request; ``code`` names the ``web.error_<code>`` message shown to the user."""
+
+    def __init__(self, code: str, **values: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.values = values
+
+    def message(self, lang: str) -> str:
+        return translate(f"web.error_{self.code}", lang, **self.values)
+
+
+class Connection(Protocol):
+    """One open WebSocket: who it is (a seat or a spectator) and how it wants text drawn."""
+
+    seat: int | None
+    lang: str
+    width: int
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # "open", "human" or "bot"
+    name: str = ""
+    level: str | None = None
+    token_hash: str | None = None
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.seat, self.kind, self.name, self.level, self.token_hash)
+
+
+@dataclass
+class Table:
+    """A table: its seats and its matches (the last one is current; rematches append)."""
+
+    id: str
+    players: int
+    base_seed: int
+    created: float
+    seats: list[Seat]
+    matches: list[Match] = field(default_factory=list)
+    connections: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def match(self) -> Match | None:
+        return self.matches[-1] if self.matches else None
+
+    @property
+    def status(self) -> str:
+        match = self.match
+        if match is None:
+            return "lobby"
+        return "over" if match.is_over else "playing"
+
+    def seed_of(self, number: int) -> int:
+        return self.base_seed + number
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def connected_seats(self) -> set[int]:
+        return {c.seat for c in self.connections if c.seat is not None}
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not NAME_PATTERN.match(name.strip()):
+        raise UserError("bad_name")
+    return name.strip()
+
+
+def action_count(match: Match) -> int:
+    """How many actions the match has seen: the sequence number clients see."""
+    return sum(len(r.history) for r in match.rounds) + (
+        0 if match.is_over else len(match.current_round.history)
+    )
+
+
+def _bot_seed(match_seed: int, seq: int, seat: int) -> int:
+    """A seed per decision, so a restarted server makes the same bot moves."""
+    return (match_seed * 1_000_003 + seq * 8 + seat) % (2**63)
+
+
+def decide(level: str, seed: int, view: PlayerView) -> Action:
+    """Run in a worker thread: a fresh seeded bot chooses from the seat's view alone (R21)."""
+    return bots.create(level, seed=seed).choose(view)
+
+
+def describe_action(seat_name: str, action: Action, lang: str) -> str:
+    """One move in words, for the aria-live announcements."""
+    if isinstance(action, Draw):
+        return translate("web.announce_draw", lang, name=seat_name)
+    if isinstance(action, Pass):
+        return translate("web.announce_pass", lang, name=seat_name)
+    assert isinstance(action, Place)
+    if action.end is None:
+        return translate("web.announce_open", lang, name=seat_name, tile=str(action.tile))
+    where = translate(f"web.end_{action.end}", lang)
+    return translate("web.announce_place", lang, name=seat_name, tile=str(action.tile), end=where)
+
+
+def line_svg(line: Any, lang: str, width: int, element_id: str) -> str | None:
+    """The line drawn by the renderer (imported lazily; ``None`` if it is not installed)."""
+    try:
+        from ..render import svg
+    except ImportError:
+        return None
+    result: str = svg.line_svg(line, lang, width=width, markers=True, element_id=element_id)
+    return result
+
+
+def snap_width(width: object) -> int:
+    """Clients ask for a line width; a few sizes keep the render cache small."""
+    if not isinstance(width, int) or isinstance(width, bool):
+        return 800
+    fitting = [w for w in LINE_WIDTHS if w <= width]
+    return fitting[-1] if fitting else LINE_WIDTHS[0]
+
+
+class Hub:
+    """All tables of one server: the only place where moves are validated, stored and sent."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.5,
+        executor: Executor | None = None,
+        seed_source: Callable[[], int] = new_seed,
+    ) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
+        self.seed_source = seed_source
+        self.tables: dict[str, Table] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------ loading
+
+    def load(self) -> None:
+        """Rebuild every table from the database by replaying its match records."""
+        for row in self.store.load_all():
+            table = Table(
+                id=row.id,
+                players=row.players,
+                base_seed=row.base_seed,
+                created=row.created,
+                seats=[Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
+            )
+            for match_row in row.matches:
+                game = record.loads(match_row.record)
+                if not isinstance(game, Match):
+                    raise record.RecordError(f"table {row.id}: a stored record is not a match")
+                table.matches.append(game)
+            self.tables[table.id] = table
+
+    def resume_bots(self) -> None:
+        """After a restart, bots whose turn it is move again (needs a running event loop)."""
+        for table in self.tables.values():
+            self._schedule_bots(table)
+
+    # ------------------------------------------------------------ tables and seats
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise UserError("unknown_table")
+        return table
+
+    def create_table(
+        self, players: object, host_name: object, bot_levels: object, seed: object = None
+    ) -> tuple[Table, str]:
+        """A new table; the creator holds seat 0. ``bot_levels`` maps seats to bot levels."""
+        if type(players) is not int or not 2 <= players <= 4:
+            raise UserError("bad_players")
+        name = check_name(host_name)
+        if bot_levels is None:
+            bot_levels = {}
+        if not isinstance(bot_levels, dict):
+            raise UserError("bad_request")
+        seats = [Seat(0, "human", name)]
+        for number in range(1, players):
+            level = bot_levels.get(str(number))
+            if level is None:
+                seats.append(Seat(number, "open"))
+            elif level in bots.OFFERED:
+                seats.append(Seat(number, "bot", f"Bot {number + 1} ({level})", level))
+            else:
+                raise UserError("bad_level", level=str(level)[:20])
+        extra = set(bot_levels) - {str(n) for n in range(1, players)}
+        if extra:
+            raise UserError("bad_seat")
+        if seed is None:
+            base_seed = self.seed_source()
+        elif type(seed) is int and 0 <= seed < 2**62:
+            base_seed = seed
+        else:
+            raise UserError("bad_request")
+        token = secrets.token_urlsafe(18)
+        seats[0].token_hash = hash_token(token)
+        table = Table(secrets.token_urlsafe(6), players, base_seed, time.time(), seats)
+        self.store.create_table(
+            table.id, players, base_seed, table.created, [s.row() for s in seats]
+        )
+        self.tables[table.id] = table
+        return table, token
+
+    async def join(
+        self, table_id: str, name: object, seat_number: object = None
+    ) -> tuple[int, str]:
+        """Take an open seat (the first, or the one asked for) under a display name."""
+        table = self.get(table_id)
+        display = check_name(name)
+        async with table.lock:
+            open_seats = [s for s in table.seats if s.kind == "open"]
+            if seat_number is not None:
+                open_seats = [s for s in open_seats if s.seat == seat_number]
+            if not open_seats:
+                raise UserError("no_open_seat")
+            seat = open_seats[0]
+            token = secrets.token_urlsafe(18)
+            seat.kind, seat.name, seat.token_hash = "human", display, hash_token(token)
+            self.store.save_seat(table.id, seat.row())
+        await self.broadcast(table)
+        return seat.seat, token
+
+    # ------------------------------------------------------------ intents
+
+    async def handle(self, table: Table, conn: Connection, message: dict[str, Any]) -> None:
+        """One client intent; UserError if it is refused (and then nothing has changed)."""
+        kind = message.get("type")
+        if kind == "hello":
+            lang = message.get("lang")
+            if lang in ("en", "de"):
+                conn.lang = lang
+            if "width" in message:
+                conn.width = snap_width(message.get("width"))
+            await conn.send(self.state_for(table, conn))
+            return
+        if kind == "ping":
+            await conn.send({"type": "pong"})
+            return
+        if kind == "action":
+            await self.act(table, conn.seat, message.get("action"))
+            return
+        if conn.seat is None:
+            raise UserError("not_seated")
+        if kind == "start":
+            await self.start(table, conn.seat)
+        elif kind == "rematch":
+            await self.rematch(table, conn.seat)
+        elif kind == "seat":
+            await self.configure_seat(table, conn.seat, message)
+        elif kind == "rename":
+            await self.rename(table, conn.seat, message.get("name"))
+        else:
+            raise UserError("unknown_type")
+
+    async def act(self, table: Table, seat: int | None, text: object) -> None:
+        if seat is None:
+            raise UserError("not_seated")
+        if not isinstance(text, str) or len(text) > 16:
+            raise UserError("bad_action")
+        try:
+            action = parse_action(text)
+        except ValueError:
+            raise UserError("bad_action") from None
+        async with table.lock:
+            self._apply(table, seat, action)
+        await self._after_action(table, seat, action)
+
+    def _apply(self, table: Table, seat: int, action: Action) -> None:
+        """Validate on a copy, store the record, then make the copy current (R8: a refusal
+        changes nothing, and nothing is announced before it is on disk)."""
+        match = table.match
+        if match is None or match.is_over:
+            raise UserError("not_playing")
+        if match.current_player != seat:
+            raise UserError("not_your_turn")
+        trial = match.clone()
+        try:
+            trial.apply(action)
+        except IllegalActionError as exc:
+            raise UserError("illegal", reason=str(exc)) from None
+        number = len(table.matches) - 1
+        self.store.save_match(table.id, number, table.seed_of(number), record.dumps(trial))
+        table.matches[-1] = trial
+
+    async def _after_action(self, table: Table, seat: int, action: Action) -> None:
+        name = table.seats[seat].name
+        await self.broadcast(table, announce=lambda lang: describe_action(name, action, lang))
+        self._schedule_bots(table)
+
+    async def start(self, table: Table, seat: int) -> None:
+        async with table.lock:
+            if seat != HOST_SEAT:
+                raise UserError("host_only")
+            if table.status != "lobby":
+                raise UserError("already_started")
+            if any(s.kind == "open" for s in table.seats):
+                raise UserError("seats_open")
+            self._new_match(table)
+        await self.broadcast(table, announce=lambda lang: translate("web.announce_start", lang))
+        self._schedule_bots(table)
+
+    async def rematch(self, table: Table, seat: int) -> None:
+        async with table.lock:
+            if table.status != "over":
+                raise UserError("not_over")
+            self._new_match(table)
+        await self.broadcast(table, announce=lambda lang: translate("web.announce_rematch", lang))
+        self._schedule_bots(table)
+
+    def _new_match(self, table: Table) -> None:
+        number = len(table.matches)
+        match = Match.new(table.players, seed=table.seed_of(number))
+        self.store.save_match(table.id, number, table.seed_of(number), record.dumps(match))
+        table.matches.append(match)
+
+    async def configure_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
+        """Before the start, the host makes an open seat a bot, or a bot seat open again."""
+        target = message.get("seat")
+        level = message.get("level")
+        async with table.lock:
+            if seat != HOST_SEAT:
+                raise UserError("host_only")
+            if table.status != "lobby":
+                raise UserError("already_started")
+            if type(target) is not int or not 0 < target < table.players:
+                raise UserError("bad_seat")
+            chosen = table.seats[target]
+            if chosen.kind == "human":
+                raise UserError("seat_taken")
+            if level is None:
+                chosen.kind, chosen.name, chosen.level = "open", "", None
+            elif level in bots.OFFERED:
+                chosen.kind, chosen.level = "bot", level
+                chosen.name = f"Bot {target + 1} ({level})"
+            else:
+                raise UserError("bad_level", level=str(level)[:20])
+            self.store.save_seat(table.id, chosen.row())
+        await self.broadcast(table)
+
+    async def rename(self, table: Table, seat: int, name: object) -> None:
+        display = check_name(name)
+        async with table.lock:
+            table.seats[seat].name = display
+            self.store.save_seat(table.id, table.seats[seat].row())
+        await self.broadcast(table)
+
+    # ------------------------------------------------------------ bots
+
+    def _schedule_bots(self, table: Table) -> None:
+        match = table.match
+        if match is None or match.is_over or table.bot_task is not None:
+            return
+        if table.seats[match.current_player].kind != "bot":
+            return
+        task = asyncio.get_running_loop().create_task(self._run_bots(table))
+        table.bot_task = task
+
+    async def _run_bots(self, table: Table) -> None:
+        """Play bot turns until a human is to move; bots think in worker threads."""
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                match = table.match
+                if match is None or match.is_over:
+                    return
+                seat = match.current_player
+                bot_seat = table.seats[seat]
+                if bot_seat.kind != "bot" or bot_seat.level is None:
+                    return
+                round_start = bool(match.rounds) and not match.current_round.history
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay * (4 if round_start else 1))
+                seq = action_count(match)
+                view = match.view(seat)
+                seed = _bot_seed(table.seed_of(len(table.matches) - 1), seq, seat)
+                action = await loop.run_in_executor(
+                    self.executor, decide, bot_seat.level, seed, view
+                )
+                async with table.lock:
+                    if table.match is not match or action_count(match) != seq:
+                        continue
+                    self._apply(table, seat, action)
+                await self._after_action_bot(table, seat, action)
+        finally:
+            table.bot_task = None
+
+    async def _after_action_bot(self, table: Table, seat: int, action: Action) -> None:
+        name = table.seats[seat].name
+        await self.broadcast(table, announce=lambda lang: describe_action(name, action, lang))
+
+    async def idle(self) -> None:
+        """Wait until no bot is thinking (for tests and the benchmark)."""
+        while any(t.bot_task is not None for t in self.tables.values()):
+            await asyncio.sleep(0.01)
+
+    # ------------------------------------------------------------ what clients see
+
+    async def broadcast(self, table: Table, announce: Callable[[str], str] | None = None) -> None:
+        """Send every connection of the table its own state (each seat only its view, R21)."""
+        cache: dict[tuple[int | None, str, int], dict[str, Any]] = {}
+        sends: list[Awaitable[None]] = []
+        for conn in list(table.connections):
+            key = (conn.seat, conn.lang, conn.width)
+            if key not in cache:
+                message = self.state_for(table, conn)
+                if announce is not None:
+                    message["announce"] = announce(conn.lang)
+                cache[key] = message
+            sends.append(self._send_quietly(table, conn, cache[key]))
+        await asyncio.gather(*sends)
+
+    async def _send_quietly(self, table: Table, conn: Connection, message: dict[str, Any]) -> None:
+        try:
+            await conn.send(message)
+        except Exception:  # a vanished client must not stop the others
+            table.connections.discard(conn)
+
+    def state_for(self, table: Table, conn: Connection) -> dict[str, Any]:
+        """The whole picture for one connection: public table info plus that seat's view."""
+        seat, lang = conn.seat, conn.lang
+        match = table.match
+        connected = table.connected_seats()
+        message: dict[str, Any] = {
+            "type": "state",
+            "table": {
+                "id": table.id,
+                "players": table.players,
+                "status": table.status,
+                "host_seat": HOST_SEAT,
+                "match_number": len(table.matches),
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "level": s.level,
+                        "connected": s.kind == "bot" or s.seat in connected,
+                    }
+                    for s in table.seats
+                ],
+                "bots_offered": list(bots.OFFERED),
+                "finished_matches": [n for n, m in enumerate(table.matches) if m.is_over],
+            },
+            "you": seat,
+            "seq": 0,
+            "view": None,
+            "line_svg": None,
+            "line_description": None,
+            "rounds": [],
+            "last_round": None,
+            "result": None,
+        }
+        if match is None:
+            return message
+        message["seq"] = action_count(match)
+        view = match.view(HOST_SEAT if seat is None else seat)
+        data = view.to_dict()
+        if seat is None:  # a spectator sees no hand at all
+            data["player"] = None
+            data["hand"] = []
+            data["legal_actions"] = []
+        message["view"] = data
+        message["line_svg"] = line_svg(view.line, lang, conn.width, "line-svg")
+        message["line_description"] = view.line.describe(lang)
+        names = table.names()
+        message["rounds"] = self._score_sheet(match, names, lang)
+        if match.rounds:
+            last = match.rounds[-1]
+            message["last_round"] = self._round_summary(last, len(match.rounds), names, lang, conn)
+        if match.is_over:
+            best = max(match.scores)
+            winners = ", ".join(names[w] for w in match.winners)
+            key = "common.match_drawn" if match.is_draw else "common.match_won"
+            message["result"] = {
+                "winners": match.winners,
+                "is_draw": match.is_draw,
+                "text": translate(key, lang, names=winners, score=best),
+            }
+        return message
+
+    @staticmethod
+    def _score_sheet(match: Match, names: list[str], lang: str) -> list[dict[str, Any]]:
+        sheet = []
+        running = [0] * match.players
+        for number, finished in enumerate(match.rounds, 1):
+            outcome = finished.outcome
+            assert outcome is not None
+            running = [a + b for a, b in zip(running, outcome.credits)]
+            sheet.append(
+                {
+                    "number": number,
+                    "leader": finished.leader,
+                    "kind": outcome.kind.value,
+                    "winner": outcome.winner,
+                    "points": outcome.points,
+                    "credits": list(outcome.credits),
+                    "pip_totals": list(outcome.pip_totals),
+                    "scores": running,
+                    "explanation": explain_outcome(outcome, names, lang),
+                }
+            )
+        return sheet
+
+    @staticmethod
+    def _round_summary(
+        finished: Round, number: int, names: list[str], lang: str, conn: Connection
+    ) -> dict[str, Any]:
+        """A finished round, all hands revealed (R21 allows it once the round is over)."""
+        outcome = finished.outcome
+        assert outcome is not None
+        return {
+            "number": number,
+            "revealed_hands": [[str(t) for t in finished.hand(s)] for s in range(finished.players)],
+            "line_svg": line_svg(finished.line, lang, conn.width, "last-line-svg"),
+            "line_description": finished.line.describe(lang),
+            "explanation": explain_outcome(outcome, names, lang),
+            "pip_totals": list(outcome.pip_totals),
+        }
+
+    # ------------------------------------------------------------ finished matches
+
+    def finished_match(self, table_id: str, number: int) -> Match:
+        """A match that is over (records of running matches would show hidden tiles)."""
+        table = self.get(table_id)
+        if not 0 <= number < len(table.matches):
+            raise UserError("unknown_match")
+        match = table.matches[number]
+        if not match.is_over:
+            raise UserError("match_running")
+        return match
+
+    def replay_step(
+        self, table_id: str, number: int, step: int, lang: str, width: int
+    ) -> dict[str, Any]:
+        """The position after ``step`` actions of a finished match, every hand shown."""
+        match = self.finished_match(table_id, number)
+        table = self.get(table_id)
+        actions = [(r, seat, a) for r, fin in enumerate(match.rounds) for seat, a in fin.history]
+        if not 0 <= step <= len(actions):
+            raise UserError("bad_step")
+        replay = Match.new(match.players, seed=match.seed, first_leader=match.first_leader)
+        for _, _, action in actions[:step]:
+            replay.apply(action)
+        # After the last action of a round show that finished round, not the next deal.
+        showing: Round = replay.current_round
+        if step and len(replay.rounds) > actions[step - 1][0]:
+            showing = replay.rounds[actions[step - 1][0]]
+        round_index = actions[step - 1][0] if step else 0
+        names = table.names()
+        text = None
+        if step:
+            _, seat, action = actions[step - 1]
+            text = describe_action(names[seat], action, lang)
+        outcome = showing.outcome
+        return {
+            "step": step,
+            "total": len(actions),
+            "round": round_index + 1,
+            "announce": text,
+            "line_svg": line_svg(showing.line, lang, snap_width(width), "replay-line-svg"),
+            "line_description": showing.line.describe(lang),
+            "hands": [[str(t) for t in showing.hand(s)] for s in range(showing.players)],
+            "boneyard_size": showing.boneyard_size,
+            "scores": list(replay.scores),
+            "names": names,
+            "explanation": None if outcome is None else explain_outcome(outcome, names, lang),
+        }
