@@ -213,3 +213,26 @@ def test_resume_picks_the_newest_unfinished_match(tmp_path: Path) -> None:
 def test_every_bot_decision_has_its_own_seed() -> None:
     seeds = {bot_seed(7, ply, seat) for ply in range(50) for seat in range(4)}
     assert len(seeds) == 200 and bot_seed(7, 3, 1) == bot_seed(7, 3, 1)
+
+
+def test_replay_reads_plain_game_records_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from draw_dominoes.cli import main
+
+    game = Round.new(3, seed=5, leader=1)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    (tmp_path / "round.json").write_text(record.dumps(game))
+    assert main(["replay", str(tmp_path / "round.json"), "--all", "--plain", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "A single round, led by Player 2" in out
+    assert f"{len(game.actions)}. " in out and "All hands:" in out
+    match = Match.new(2, seed=6)
+    while not match.is_over:
+        match.apply(match.legal_actions()[-1])
+    (tmp_path / "match.json").write_text(record.dumps(match))
+    assert main(["replay", str(tmp_path / "match.json"), "--all", "--plain", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert f"Runde {len(match.rounds)} ist beendet" in out
+    assert "Spieler 1 zieht [" in out  # a finished round names every drawn tile
