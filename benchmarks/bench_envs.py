@@ -1,4 +1,4 @@
-"""Research adapters' speed: environment steps per second for PettingZoo, Gymnasium and OpenSpiel."""
+"""Research adapters' speed: environment steps per second (PettingZoo, Gymnasium, OpenSpiel)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def pettingzoo_steps(players: int, seconds: float) -> tuple[int, float]:
     while time.perf_counter() - start < seconds:
         env.reset(seed=episode)
         episode += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

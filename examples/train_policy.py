@@ -1,4 +1,4 @@
-"""Train a small policy on DrawDominoes-v0 with REINFORCE (numpy only) and compare it to random play.
+"""Train a small policy on DrawDominoes-v0 with REINFORCE (numpy only); compare it to random play.
 
 The policy is linear: one logit per action id from the scaled observation vector, with
 illegal ids masked out. Each episode is one two-player round against the ``random`` bot,
