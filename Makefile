@@ -9,7 +9,7 @@ CORE := src/draw_dominoes/__init__.py src/draw_dominoes/tiles.py src/draw_domino
 	src/draw_dominoes/line.py src/draw_dominoes/round.py src/draw_dominoes/match.py \
 	src/draw_dominoes/view.py src/draw_dominoes/record.py
 
-.PHONY: play test lint typecheck pytest bench clean
+.PHONY: play test lint typecheck pytest bench tournament clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_envs.py
+	$(BIN)/python benchmarks/bench_bots.py
+
+# e.g. make tournament ARGS="--bots ismcts,greedy --matches 500 --json report.json --chart report.png"
+tournament: $(STAMP)
+	$(BIN)/draw-dominoes tournament $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
