@@ -88,7 +88,8 @@ def _render(table: Table) -> str:
     )
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  (lower case: the PettingZoo convention)
+# The lower-case class name is the PettingZoo convention for AEC environments.
+class raw_env(AECEnv):  # type: ignore[misc]
     """Turn-based AEC environment for 2–4 players; see the module docstring."""
 
     metadata: ClassVar[dict[str, Any]] = METADATA
