@@ -17,14 +17,14 @@ from typing import Any
 from ..view import Outcome, Termination
 
 __all__ = [
-    "LANGUAGES",
     "DEFAULT_LANGUAGE",
-    "translate",
+    "LANGUAGES",
     "catalogue",
     "domains",
-    "language_from_environment",
     "explain_outcome",
     "join_numbers",
+    "language_from_environment",
+    "translate",
 ]
 
 LANGUAGES: tuple[str, ...] = ("en", "de")
