@@ -408,8 +408,9 @@ def test_replay_of_an_unfinished_match_keeps_the_current_hands_hidden(tmp_path: 
     child = spawn(tmp_path, "play", "--seat", "human", "--seat", "greedy", "--seed", "4", "--plain")
     player = Player(child, LANGUAGES["en"])
     player.play_turns(3)
-    child.sendline("q")
+    child.sendintr()  # Ctrl-C: the match is already saved, and the program says how to go on
     child.expect(pexpect.EOF)
+    assert "The match is saved. Continue it with: draw-dominoes play --resume" in child.before
     path = only_save(tmp_path)
     game = read_save(path).match.current_round
     done = run(tmp_path, "replay", str(path), "--plain", "--lang", "de")

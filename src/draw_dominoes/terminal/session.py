@@ -196,7 +196,11 @@ class Session:
         self._scoreboard()
         screen.say(words("boneyard", size=view.boneyard_size, drawable=view.drawable))
         others = ", ".join(
-            words("hand_size", name=self.names[other], count=view.hand_sizes[other])
+            words(
+                "hand_size_one" if view.hand_sizes[other] == 1 else "hand_size",
+                name=self.names[other],
+                count=view.hand_sizes[other],
+            )
             for other in range(view.players)
             if other != seat
         )
