@@ -216,6 +216,7 @@ def test_a_whole_seeded_match_against_a_bot(tmp_path: Path, lang: str) -> None:
     player.play()
     child.close()
     assert child.exitstatus == 0
+    assert "\x1b" not in player.transcript.getvalue()  # --plain: no colour, no cursor codes
     text = player.text
     path = only_save(tmp_path)
     match = read_save(path).match
