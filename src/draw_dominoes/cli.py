@@ -6,53 +6,42 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from types import ModuleType
 
-# Each subcommand lives in a module with ``add_arguments(parser)`` and ``run(args) -> int``;
-# the module keeps heavy imports inside ``run`` so that ``--help`` stays fast.
-COMMANDS: dict[str, str] = {
-    "play": "draw_dominoes.terminal.app",
-    "replay": "draw_dominoes.terminal.replay",
-    "tournament": "draw_dominoes.tournament.cli",
-    "serve": "draw_dominoes.web.cli",
-    "diagram": "draw_dominoes.render.cli",
-    "demo": "draw_dominoes.demo",
+# Each subcommand lives in a module with ``add_arguments(parser)`` and ``run(args) -> int``.
+# Only the module of the command being run is imported: a fast start, and one part of
+# the program cannot stop the others from running.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("draw_dominoes.terminal.app", "play a match in the terminal"),
+    "replay": ("draw_dominoes.terminal.replay", "step through a saved game"),
+    "serve": ("draw_dominoes.web.cli", "run the web app"),
+    "tournament": ("draw_dominoes.tournament.cli", "play bots against each other and rate them"),
+    "diagram": ("draw_dominoes.render.cli", "draw a line of tiles as an SVG"),
+    "demo": ("draw_dominoes.demo", "watch random players play a seeded match"),
 }
 
 
-def _load(module: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module.startswith(exc.name):
-            return None  # that part of the program is not built yet
-        raise
-
-
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the full arguments of ``command`` (the others are listed only)."""
     parser = argparse.ArgumentParser(
         prog="draw-dominoes", description="Draw, the domino game for two to four players."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules: dict[str, ModuleType] = {}
-    for name, path in COMMANDS.items():
-        module = _load(path)
-        if module is None:
-            continue
-        doc = (module.__doc__ or name).strip().splitlines()[0]
-        command = sub.add_parser(name, help=doc, description=doc)
-        module.add_arguments(command)
-        modules[name] = module
-    return parser, modules
+    for name, (module, summary) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=summary, description=summary)
+        if name == command:
+            importlib.import_module(module).add_arguments(command_parser)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser, modules = build_parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in args_list if not a.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
+    args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()
         return 2
-    result: int = modules[args.command].run(args)
+    result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
     return result
 
 
