@@ -57,11 +57,12 @@
     return app.messages["web." + key] ? t(key) : level;
   }
 
-  function announce(text) {
+  function announce(text, { remember = true } = {}) {
     if (!text) return;
     const live = document.getElementById("live");
     live.textContent = "";
     window.setTimeout(() => { live.textContent = text; }, 30);
+    if (!remember) return;
     app.log.unshift(text);
     app.log = app.log.slice(0, 8);
   }
@@ -247,7 +248,7 @@
       const ends = fitsOf(app.selected);
       announce(ends.length
         ? t("selected", { tile: app.selected, ends: ends.map(endName).join(", ") })
-        : t("fits_nowhere", { tile: app.selected }));
+        : t("fits_nowhere", { tile: app.selected }), { remember: false });
     }
   }
 
@@ -303,6 +304,10 @@
       el("h2", { id: "log-heading", class: "visually-hidden" }, "log"),
       el("ol", { id: "log" }, app.log.map((line) => el("li", {}, line)))));
     root.replaceChildren(...parts);
+    // Plain facts for scripts and tests: what is shown was sent by the server.
+    root.dataset.seq = String(message.seq);
+    root.dataset.status = table.status;
+    root.dataset.myTurn = String(Boolean(view && table.status === "playing" && you !== null && view.current_player === you));
     decorateLine();
     restoreFocus(focused);
   }
