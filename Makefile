@@ -9,7 +9,7 @@ CORE := src/draw_dominoes/__init__.py src/draw_dominoes/tiles.py src/draw_domino
 	src/draw_dominoes/line.py src/draw_dominoes/round.py src/draw_dominoes/match.py \
 	src/draw_dominoes/view.py src/draw_dominoes/record.py
 
-.PHONY: play test lint typecheck pytest bench tournament clean
+.PHONY: play serve test lint typecheck pytest bench tournament clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 play: $(STAMP)
 	$(BIN)/draw-dominoes play $(ARGS)
+
+# e.g. make serve ARGS="--host 0.0.0.0 --port 8080 --db tables.sqlite3"
+serve: $(STAMP)
+	$(BIN)/draw-dominoes serve $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on")
     parser.add_argument(
-        "--db", default="draw-dominoes.sqlite3", metavar="PATH", help="the SQLite database file"
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="the SQLite database file (default: web.sqlite3 in $XDG_STATE_HOME/draw-dominoes)",
     )
     parser.add_argument(
         "--bot-delay",
@@ -27,13 +32,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def default_db() -> Path:
+    """Tables outlive the server: they are kept in the user's state folder."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "draw-dominoes" / "web.sqlite3"
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
 
-    app = create_app(args.db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate)
-    print(f"draw-dominoes: http://{args.host}:{args.port}/  (database {args.db})", flush=True)
+    db = Path(args.db) if args.db else default_db()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate)
+    print(f"draw-dominoes: http://{args.host}:{args.port}/  (database {db})", flush=True)
     uvicorn.run(
         app,
         host=args.host,

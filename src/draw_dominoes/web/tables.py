@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import re
 import secrets
 import time
@@ -14,6 +16,7 @@ from typing import Any, Protocol
 from .. import bots, record
 from ..actions import Action, Draw, IllegalActionError, Pass, Place, parse_action
 from ..i18n import explain_outcome, translate
+from ..line import Line
 from ..match import Match
 from ..round import Round, new_seed
 from ..view import PlayerView
@@ -117,6 +120,11 @@ def action_count(match: Match) -> int:
     )
 
 
+def record_text(match: Match) -> str:
+    """The match record (``draw_dominoes.record``) as compact JSON, as it is stored."""
+    return json.dumps(record.match_to_record(match), ensure_ascii=False, separators=(",", ":"))
+
+
 def _bot_seed(match_seed: int, seq: int, seat: int) -> int:
     """A seed per decision, so a restarted server makes the same bot moves."""
     return (match_seed * 1_000_003 + seq * 8 + seat) % (2**63)
@@ -140,8 +148,12 @@ def describe_action(seat_name: str, action: Action, lang: str) -> str:
     return translate("web.announce_place", lang, name=seat_name, tile=str(action.tile), end=where)
 
 
-def line_svg(line: Any, lang: str, width: int, element_id: str) -> str | None:
-    """The line drawn by the renderer (imported lazily; ``None`` if it is not installed)."""
+@functools.lru_cache(maxsize=4096)
+def line_svg(line: Line, lang: str, width: int, element_id: str) -> str | None:
+    """The line drawn by the renderer (imported lazily; ``None`` if it is not installed).
+
+    Lines are immutable values, so each picture is drawn once for all who see it.
+    """
     try:
         from ..render import svg
     except ImportError:
@@ -324,7 +336,7 @@ class Hub:
         except IllegalActionError as exc:
             raise UserError("illegal", reason=str(exc)) from None
         number = len(table.matches) - 1
-        self.store.save_match(table.id, number, table.seed_of(number), record.dumps(trial))
+        self.store.save_match(table.id, number, table.seed_of(number), record_text(trial))
         table.matches[-1] = trial
 
     async def _after_action(self, table: Table, seat: int, action: Action) -> None:
@@ -355,7 +367,7 @@ class Hub:
     def _new_match(self, table: Table) -> None:
         number = len(table.matches)
         match = Match.new(table.players, seed=table.seed_of(number))
-        self.store.save_match(table.id, number, table.seed_of(number), record.dumps(match))
+        self.store.save_match(table.id, number, table.seed_of(number), record_text(match))
         table.matches.append(match)
 
     async def configure_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
