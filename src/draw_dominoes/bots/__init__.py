@@ -54,8 +54,9 @@ def _rng(seed: int | random.Random) -> random.Random:
 from . import simple as _simple  # noqa: E402  (registers the built-in bots)
 
 del _simple
-from . import heuristic as _heuristic  # noqa: E402
-from . import ismcts as _ismcts  # noqa: E402
+# Registration order is the order of NAMES, weakest first.
+from . import heuristic as _heuristic  # noqa: E402, I001
 from . import pimc as _pimc  # noqa: E402
+from . import ismcts as _ismcts  # noqa: E402  (registers ismcts, then omniscient)
 
 del _heuristic, _pimc, _ismcts
