@@ -340,3 +340,21 @@ def test_pages_and_assets_are_served_without_external_resources(server: Server) 
     assert server.get("/tile/9-9.svg").status_code == 404
     en, de = server.get("/api/i18n/en").json(), server.get("/api/i18n/de").json()
     assert set(en) == set(de) and en["web.draw_button"] != de["web.draw_button"]
+
+
+def test_a_player_who_leaves_mid_request_breaks_nothing(server: Server) -> None:
+    """The action counts even if its sender is gone before the answer; the table goes on."""
+    table = server.create_table(2, "Ann", {"1": "greedy"}, seed=21)
+    ann = Client(server, table["table_id"], table["token"])
+    ann.recv()
+    ann.reply_to(ann.send({"type": "start"}))
+    state = ann.state_where(lambda m: bool(m["view"]["legal_actions"]))
+    seq = state["seq"]
+    ann.send({"type": "action", "action": state["view"]["legal_actions"][0]})
+    ann.close()
+    again = Client(server, table["table_id"], table["token"])
+    resumed = again.state_where(lambda m: m["seq"] > seq)
+    assert resumed["you"] == 0
+    again.send({"type": "ping"})
+    assert again.wait_for(lambda m: m["type"] == "pong")
+    again.close()

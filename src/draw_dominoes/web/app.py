@@ -27,7 +27,7 @@ __all__ = ["MAX_MESSAGE_BYTES", "RateLimiter", "create_app"]
 MAX_MESSAGE_BYTES = 2048
 """Client intents are tiny; anything larger is refused with an error."""
 MAX_STRIKES = 200
-"""A connection that keeps flooding after this many refusals is closed."""
+"""A connection refused this many times in a row for flooding is closed."""
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
@@ -61,8 +61,16 @@ class SocketConnection:
         self._lock = asyncio.Lock()
 
     async def send(self, message: dict[str, Any]) -> None:
+        text = json.dumps(message, ensure_ascii=False)
         async with self._lock:
-            await self.socket.send_text(json.dumps(message, ensure_ascii=False))
+            try:
+                await self.socket.send_text(text)
+            except Exception as exc:  # whatever the server stack raises for a closed socket
+                raise ConnectionGone from exc
+
+
+class ConnectionGone(Exception):
+    """The browser closed its socket while we were sending to it."""
 
 
 def pick_lang(*candidates: str | None) -> str:
@@ -327,7 +335,9 @@ def create_app(
                     text = (event.get("bytes") or b"").decode("utf-8", "replace")
                 request_id = None
                 try:
-                    if not limiter.allow():
+                    if limiter.allow():
+                        strikes = 0
+                    else:
                         strikes += 1
                         if strikes > MAX_STRIKES:
                             await socket.close(code=1008, reason="too many messages")
@@ -356,7 +366,7 @@ def create_app(
                             "message": error.message(conn.lang),
                         }
                     )
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, ConnectionGone):
             pass
         finally:
             table.connections.discard(conn)

@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # compressing every state costs more than it saves
         access_log=False,
         log_level="warning",
     )

@@ -76,6 +76,8 @@ class Table:
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    seq: int = 0
+    """Actions played in the current match (matches are replaced, never changed, per action)."""
 
     @property
     def match(self) -> Match | None:
@@ -205,6 +207,8 @@ class Hub:
                 if not isinstance(game, Match):
                     raise record.RecordError(f"table {row.id}: a stored record is not a match")
                 table.matches.append(game)
+            if table.match is not None:
+                table.seq = action_count(table.match)
             self.tables[table.id] = table
 
     def resume_bots(self) -> None:
@@ -338,6 +342,7 @@ class Hub:
         number = len(table.matches) - 1
         self.store.save_match(table.id, number, table.seed_of(number), record_text(trial))
         table.matches[-1] = trial
+        table.seq += 1
 
     async def _after_action(self, table: Table, seat: int, action: Action) -> None:
         name = table.seats[seat].name
@@ -369,6 +374,7 @@ class Hub:
         match = Match.new(table.players, seed=table.seed_of(number))
         self.store.save_match(table.id, number, table.seed_of(number), record_text(match))
         table.matches.append(match)
+        table.seq = 0
 
     async def configure_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
         """Before the start, the host makes an open seat a bot, or a bot seat open again."""
@@ -427,14 +433,14 @@ class Hub:
                 round_start = bool(match.rounds) and not match.current_round.history
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay * (4 if round_start else 1))
-                seq = action_count(match)
+                seq = table.seq
                 view = match.view(seat)
                 seed = _bot_seed(table.seed_of(len(table.matches) - 1), seq, seat)
                 action = await loop.run_in_executor(
                     self.executor, decide, bot_seat.level, seed, view
                 )
                 async with table.lock:
-                    if table.match is not match or action_count(match) != seq:
+                    if table.match is not match or table.seq != seq:
                         continue
                     self._apply(table, seat, action)
                 await self._after_action_bot(table, seat, action)
@@ -509,7 +515,7 @@ class Hub:
         }
         if match is None:
             return message
-        message["seq"] = action_count(match)
+        message["seq"] = table.seq
         view = match.view(HOST_SEAT if seat is None else seat)
         data = view.to_dict()
         if seat is None:  # a spectator sees no hand at all
