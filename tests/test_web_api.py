@@ -334,7 +334,12 @@ def test_pages_and_assets_are_served_without_external_resources(server: Server) 
         assert "https://" not in response.text and "http://" not in response.text.replace(
             "http://www.w3.org", ""
         )
-    assert '<html lang="de">' in server.get("/howto?lang=de").text
+    howto = server.get("/howto?lang=de").text
+    assert '<html lang="de">' in howto and "Spielanleitung" in howto
+    # The rules page figures are live SVGs with markers and the R12 text alternative.
+    assert howto.count("<svg") >= 7 and 'class="port-marker' in howto
+    assert "Freie Anlegestellen" in howto
+    assert "Legal continuation ports" in server.get("/howto?lang=en").text
     tile = server.get("/tile/1-4.svg")
     assert tile.headers["content-type"].startswith("image/svg+xml") and "[1|4]" in tile.text
     assert server.get("/tile/9-9.svg").status_code == 404

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+MOUSE_PLACEMENTS = itertools.count()
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
 # Seeds whose matches end after two rounds when both people place their lowest fitting
 # tile at the left end first and the bot is greedy: a whole match (R20), quickly.
@@ -92,7 +94,7 @@ def take_turn(page: Any, keyboard: bool, shots: list[Path], lang: str) -> None:
         ends = [lit.nth(i).get_attribute("data-end") for i in range(lit.count())]
         end = "open" if "open" in ends else min(ends)
         assert page.locator(f"#place-{end}").count() == 1  # a plain button does the same
-        if len(shots) < 3:
+        if len(shots) < 4:
             shot = ARTIFACTS / f"line-{lang}-{len(shots) + 1}.png"
             page.locator("#line").screenshot(path=str(shot))
             shots.append(shot)
@@ -100,6 +102,8 @@ def take_turn(page: Any, keyboard: bool, shots: list[Path], lang: str) -> None:
         if keyboard:
             marker.focus()
             page.keyboard.press("Enter")
+        elif next(MOUSE_PLACEMENTS) % 2:
+            tile.drag_to(marker)  # drag and drop works as well as two clicks
         else:
             marker.click()
     elif page.locator("#draw-button").count():
@@ -186,7 +190,7 @@ def test_two_people_and_a_bot_play_a_whole_match_in_the_browser(
     else:
         raise AssertionError("the match did not finish")
     bea.wait_for_selector('#app[data-status="over"]')
-    assert saw_turn_text and len(shots) == 3 and all(s.stat().st_size > 1000 for s in shots)
+    assert saw_turn_text and len(shots) == 4 and all(s.stat().st_size > 1000 for s in shots)
     assert not errors, errors
 
     # The result, the score sheet, the round-end panel and the announcements.
