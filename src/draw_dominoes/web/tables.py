@@ -451,11 +451,6 @@ class Hub:
         name = table.seats[seat].name
         await self.broadcast(table, announce=lambda lang: describe_action(name, action, lang))
 
-    async def idle(self) -> None:
-        """Wait until no bot is thinking (for tests and the benchmark)."""
-        while any(t.bot_task is not None for t in self.tables.values()):
-            await asyncio.sleep(0.01)
-
     # ------------------------------------------------------------ what clients see
 
     async def broadcast(self, table: Table, announce: Callable[[str], str] | None = None) -> None:
