@@ -7,7 +7,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+from hypothesis import settings
+
 from draw_dominoes import ALL_TILES, Round, Tile
+
+# The same examples on every run: a property test that fails, fails again.
+settings.register_profile("repeatable", derandomize=True, print_blob=True)
+settings.load_profile("repeatable")
 
 DATA = Path(__file__).parent / "data"
 RULES = Path(__file__).parent.parent / "docs" / "rules"

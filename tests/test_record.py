@@ -164,3 +164,8 @@ def test_a_round_record_with_bad_scores_is_refused(scores: list[object]) -> None
     record["scores"] = scores
     with pytest.raises(RecordError, match="scores must be 2 non-negative integers"):
         loads(json.dumps(record))
+
+
+def test_deeply_nested_json_is_a_damaged_record() -> None:
+    with pytest.raises(RecordError, match="nested too deeply"):
+        loads("[" * 100_000)

@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     match = Match.new(args.players, seed=args.seed)
-    rng = random.Random(match.seed)
+    rng = random.Random(f"players of match {match.seed}")  # not the stream that deals
     print(f"Match of {match.players} players to {match.target}, seed {match.seed}")
     while not match.is_over:
         number = len(match.rounds) + 1

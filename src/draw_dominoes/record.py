@@ -87,6 +87,8 @@ def loads(text: str | bytes) -> Round | Match:
         record = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError(f"the record is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("the record is not valid JSON: nested too deeply") from None
     kind = _field(record, "kind", str, "record")
     if kind == "match":
         return match_from_record(record)

@@ -9,13 +9,18 @@ from typing import Final
 
 from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place
 from .line import Line
-from .tiles import ALL_TILES, VALUE_MASKS, Tile, pips_of_mask, shuffled_tiles, tiles_of_mask
+from .tiles import (
+    ALL_TILES,
+    UNDRAWN,
+    VALUE_MASKS,
+    Tile,
+    pips_of_mask,
+    shuffled_tiles,
+    tiles_of_mask,
+)
 from .view import Outcome, PlayerView, Termination, target_for
 
 __all__ = ["Round", "hand_size_for", "new_seed", "sample_from_view"]
-
-UNDRAWN: Final = 2
-"""The boneyard's final two tiles are never drawn (R2)."""
 
 
 def hand_size_for(players: int) -> int:

@@ -7,7 +7,18 @@ import random
 import re
 from typing import Final
 
-__all__ = ["ALL_TILES", "VALUE_MASKS", "Tile", "pips_of_mask", "shuffled_tiles", "tiles_of_mask"]
+__all__ = [
+    "ALL_TILES",
+    "UNDRAWN",
+    "VALUE_MASKS",
+    "Tile",
+    "pips_of_mask",
+    "shuffled_tiles",
+    "tiles_of_mask",
+]
+
+UNDRAWN: Final = 2
+"""The boneyard's final two tiles are never drawn (R2)."""
 
 _TILE_RE: Final = re.compile(r"\s*\[\s*([0-6])\s*\|\s*([0-6])\s*\]\s*")
 

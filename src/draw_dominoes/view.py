@@ -8,7 +8,7 @@ from typing import Any
 
 from .actions import Action, Draw, Pass, Place
 from .line import Line
-from .tiles import Tile
+from .tiles import UNDRAWN, Tile
 
 __all__ = ["Outcome", "PlayerView", "Termination", "target_for"]
 
@@ -92,7 +92,7 @@ class PlayerView:
     @property
     def drawable(self) -> int:
         """Tiles that can still be drawn: the last two never are (R2)."""
-        return max(0, self.boneyard_size - 2)
+        return max(0, self.boneyard_size - UNDRAWN)
 
     @property
     def lacking(self) -> tuple[frozenset[int], ...]:
