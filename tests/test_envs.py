@@ -29,6 +29,7 @@ from draw_dominoes import (
     Place,
     Round,
     Tile,
+    bots,
 )
 from draw_dominoes.envs import (
     ACTION_SPACE_VERSION,
@@ -46,6 +47,7 @@ from draw_dominoes.envs import (
     observation,
 )
 from draw_dominoes.envs.encoding import OBSERVATION_HIGH
+from draw_dominoes.envs.gym_env import DrawDominoesEnv
 
 # ----------------------------------------------------------------- action ids
 
@@ -337,3 +339,61 @@ def test_gymnasium_opponents_come_from_the_bots_registry() -> None:
         gymnasium.make(GYM_ID, opponents=[])
     with pytest.raises(ValueError, match="seat"):
         gymnasium.make(GYM_ID, opponents=["random"], seat=2)
+
+
+def test_gymnasium_refuses_bots_that_are_not_offered_at_construction() -> None:
+    """``omniscient`` is registered but cannot play from a view: refused up front, not at reset."""
+    hidden = [name for name in bots.NAMES if name not in bots.OFFERED]
+    assert "omniscient" in hidden
+    for name in hidden:
+        with pytest.raises(ValueError, match=f"bot '{name}' is not offered"):
+            gymnasium.make(GYM_ID, opponents=["random", name])
+    with pytest.raises(ValueError, match="whole round"):
+        gymnasium.make(GYM_ID, opponents=[bots.create("omniscient")])
+    for name in bots.OFFERED:
+        assert gymnasium.make(GYM_ID, opponents=[name]).unwrapped.opponent_specs == [name]
+
+
+# ----------------------------------------------------------------- shared option checks
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ({"illegal_action_reward": "-1"}, "illegal_action_reward is a number or None"),
+        ({"render_mode": "human"}, "render_mode is None or 'ansi'"),
+        ({"episode": "set"}, "episode is 'round' or 'match'"),
+        ({"reward": "wins"}, "reward is 'points' or 'relative'"),
+    ],
+)
+def test_every_environment_refuses_bad_options_alike(
+    option: dict[str, object], message: str
+) -> None:
+    makers = [
+        draw_v0.env,
+        draw_v0.parallel_env,
+        lambda **kw: DrawDominoesEnv(opponents=["random"], **kw),
+    ]
+    for make in makers:
+        with pytest.raises(ValueError, match=message):
+            make(**option)
+
+
+def test_both_pettingzoo_forms_share_options_and_spaces() -> None:
+    for bad in ({"players": 5}, {"max_cycles": 0}, {"max_cycles": 2.5}):
+        for make in (draw_v0.env, draw_v0.parallel_env):
+            with pytest.raises(ValueError):
+                make(**bad)
+    aec = draw_v0.raw_env(players=3, episode="match", max_cycles=4, render_mode="ansi")
+    par = draw_v0.parallel_env(players=3, episode="match", max_cycles=4, render_mode="ansi")
+    for attr in ("players", "episode", "reward", "max_cycles", "illegal_action_reward"):
+        assert getattr(aec, attr) == getattr(par, attr)
+    assert aec.possible_agents == par.possible_agents == ["player_0", "player_1", "player_2"]
+    for agent in aec.possible_agents:
+        assert aec.observation_space(agent) == par.observation_space(agent)
+        assert aec.action_space(agent) == par.action_space(agent)
+    aec.reset(seed=7)
+    observations, _ = par.reset(seed=7)
+    for agent in aec.possible_agents:
+        assert np.array_equal(aec.observe(agent)["observation"], observations[agent]["observation"])
+        assert np.array_equal(aec.observe(agent)["action_mask"], observations[agent]["action_mask"])

@@ -10,9 +10,11 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
 
-from draw_dominoes import ALL_TILES, Round  # noqa: E402
-from draw_dominoes.envs import DRAW_ID, action_id  # noqa: E402
+from draw_dominoes import ALL_TILES, IllegalActionError, Round, Tile  # noqa: E402
+from draw_dominoes.envs import DRAW_ID, PASS_ID, action_id  # noqa: E402
+from draw_dominoes.envs._table import rewards_for  # noqa: E402
 from draw_dominoes.envs.openspiel import DrawDominoesState, max_player_actions  # noqa: E402
 
 
@@ -170,3 +172,134 @@ def test_a_round_from_the_core_and_the_game_agree() -> None:
             state.apply_action(tile.index)
     assert state.round.hand(0) == core.hand(0) and state.round.hand(1) == core.hand(1)
     assert state.legal_actions() == sorted(action_id(a) for a in core.legal_actions())
+
+
+# ----------------------------------------------------------------- refused actions (R8)
+
+
+def _snapshot(state: DrawDominoesState) -> tuple[object, ...]:
+    outcomes = state.chance_outcomes() if state.is_chance_node() else None
+    legal = state.legal_actions() if not state.is_chance_node() else None
+    return (str(state), state.history(), state.current_player(), outcomes, legal)
+
+
+def _refused(state: DrawDominoesState, action: int, match: str) -> None:
+    """``action`` raises a clear error and leaves ``state`` exactly as it was."""
+    before = _snapshot(state)
+    with pytest.raises(IllegalActionError, match=match):
+        state.apply_action(action)
+    assert _snapshot(state) == before
+
+
+def _dealt_state(players: int, seed: int) -> DrawDominoesState:
+    state = _game(players).new_initial_state()
+    _chance(state, random.Random(seed))
+    return state
+
+
+def test_a_draw_from_a_closed_boneyard_is_refused_and_the_round_plays_on() -> None:
+    """R5, R8: with two tiles left, draw is illegal; it used to open a chance node that
+    every outcome failed on, leaving the state stuck."""
+    rng = random.Random(4)
+    state = _dealt_state(2, seed=4)
+    seat = state.current_player()
+    while DRAW_ID in state.legal_actions():
+        state.apply_action(DRAW_ID)
+        _chance(state, rng)
+    assert state.current_player() == seat and state.round.boneyard_size == 2
+    _refused(state, DRAW_ID, "not legal")
+    assert not state.is_chance_node()
+    _play_until(state, rng, 500)
+    assert state.is_terminal()
+
+
+def test_illegal_player_actions_are_refused() -> None:
+    state = _dealt_state(3, seed=1)
+    player = state.current_player()
+    legal = set(state.legal_actions())
+    assert PASS_ID not in legal  # R5: the boneyard is full, so no pass
+    _refused(state, PASS_ID, "not legal")
+    own = state.round.hand(player)[0]
+    _refused(state, 2 * own.index + 1, "not legal")  # end 1 on an empty line
+    foreign = state.round.hand((player + 1) % 3)[0]
+    _refused(state, 2 * foreign.index, "not legal")  # another seat's tile
+    assert set(state.legal_actions()) == legal
+    _play_until(state, random.Random(1), 500)
+    assert state.is_terminal()
+    _refused(state, DRAW_ID, "over")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_leader_outside_the_table_is_refused(players: int) -> None:
+    """R4: the lot picks one of the seats present."""
+    state = _game(players).new_initial_state()
+    for leader in (players, 4, 27):
+        _refused(state, leader, "not a chance outcome")
+    state.apply_action(players - 1)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 28
+
+
+def test_a_tile_dealt_or_held_twice_is_refused() -> None:
+    state = _game(2).new_initial_state()
+    state.apply_action(0)
+    state.apply_action(Tile(3, 5).index)
+    _refused(state, Tile(3, 5).index, "not a chance outcome")  # dealt already
+    _refused(state, 28, "not a chance outcome")  # no such tile
+    _chance(state, random.Random(2))
+    state.apply_action(DRAW_ID)
+    assert state.is_chance_node()
+    in_hand = state.round.hand(1)[0]
+    _refused(state, in_hand.index, "not a chance outcome")  # a tile in a hand
+    _refused(state, Tile(3, 5).index, "not a chance outcome")
+    drawn = state.chance_outcomes()[0][0]
+    state.apply_action(drawn)
+    assert ALL_TILES[drawn] in state.round.hand(state.current_player())
+
+
+# ----------------------------------------------------------------- public observation (R21)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_public_observation_never_shows_a_hand_tile(players: int) -> None:
+    """R21: the public-only observer shows no tile in any hand, the deal included."""
+    game = _game(players)
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    rng = random.Random(players)
+    for _ in range(3):
+        state = game.new_initial_state()
+        checked = 0
+        while not state.is_terminal():
+            if state._round is None:  # dealing: every tile dealt so far is in a hand
+                held = {str(t) for t in state._dealt}
+            else:
+                held = {str(t) for p in range(players) for t in state.round.hand(p)}
+            texts = {public.string_from(state, p) for p in range(players)}
+            assert len(texts) == 1  # the same for every seat: nothing private in it
+            text = texts.pop()
+            assert not [tile for tile in held if tile in text], text
+            for p in range(players):
+                public.set_from(state, p)
+                assert not public.dict["observation"][: len(ALL_TILES)].any()
+            checked += 1
+            if state.is_chance_node():
+                outcomes = [a for a, _ in state.chance_outcomes()]
+                state.apply_action(rng.choice(outcomes))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        assert checked > 28
+
+
+def test_openspiel_returns_are_the_shared_relative_reward() -> None:
+    """The zero-sum return is the environments' ``reward="relative"``, computed in one place."""
+    for players in (2, 3, 4):
+        state = _dealt_state(players, seed=players)
+        _play_until(state, random.Random(players), 500)
+        outcome = state.round.outcome
+        assert outcome is not None
+        assert state.returns() == list(rewards_for(outcome, "relative"))
+        assert abs(sum(state.returns())) < 1e-9

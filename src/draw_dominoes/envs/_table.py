@@ -17,14 +17,35 @@ EPISODES: tuple[Episode, ...] = ("round", "match")
 REWARDS: tuple[Reward, ...] = ("points", "relative")
 
 
-def check_options(players: object, episode: object, reward: object) -> None:
-    """Refuse bad constructor arguments with a message that names the choices."""
+def check_options(
+    players: object,
+    episode: object,
+    reward: object,
+    *,
+    illegal_action_reward: object = None,
+    render_mode: object = None,
+    max_cycles: object = None,
+) -> None:
+    """Refuse bad environment options with a message that names the choices.
+
+    Every environment checks its options here: the game (``players``, ``episode``,
+    ``reward``) and the shared knobs (``illegal_action_reward``, ``render_mode`` and, for
+    PettingZoo, ``max_cycles``).
+    """
     if type(players) is not int or not 2 <= players <= 4:
         raise ValueError(f"Draw is for 2 to 4 players, not {players!r}")
     if episode not in EPISODES:
         raise ValueError(f"episode is 'round' or 'match', not {episode!r}")
     if reward not in REWARDS:
         raise ValueError(f"reward is 'points' or 'relative', not {reward!r}")
+    if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+        raise ValueError(f"max_cycles is a positive integer or None, not {max_cycles!r}")
+    if illegal_action_reward is not None and not isinstance(illegal_action_reward, int | float):
+        raise ValueError(
+            f"illegal_action_reward is a number or None, not {illegal_action_reward!r}"
+        )
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
 
 
 def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:

@@ -53,17 +53,6 @@ def _spaces(players: int) -> tuple[list[str], spaces.Dict, spaces.Discrete]:
     return agents, observation_space, spaces.Discrete(NUM_ACTIONS)
 
 
-def _check_common(max_cycles: object, illegal_action_reward: object, render_mode: object) -> None:
-    if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
-        raise ValueError(f"max_cycles is a positive integer or None, not {max_cycles!r}")
-    if illegal_action_reward is not None and not isinstance(illegal_action_reward, int | float):
-        raise ValueError(
-            f"illegal_action_reward is a number or None, not {illegal_action_reward!r}"
-        )
-    if render_mode not in (None, "ansi"):
-        raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-
-
 class _Seeds:
     """Seeds for successive episodes: reset(seed=s) restarts the sequence from s."""
 
@@ -88,11 +77,8 @@ def _render(table: Table) -> str:
     )
 
 
-# The lower-case class name is the PettingZoo convention for AEC environments.
-class raw_env(AECEnv):  # type: ignore[misc]
-    """Turn-based AEC environment for 2–4 players; see the module docstring."""
-
-    metadata: ClassVar[dict[str, Any]] = METADATA
+class _DrawEnv:
+    """What both PettingZoo forms share: the options, the spaces, the seeds and the table."""
 
     def __init__(
         self,
@@ -104,8 +90,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        check_options(players, episode, reward)
-        _check_common(max_cycles, illegal_action_reward, render_mode)
+        check_options(
+            players,
+            episode,
+            reward,
+            illegal_action_reward=illegal_action_reward,
+            render_mode=render_mode,
+            max_cycles=max_cycles,
+        )
         self.players, self.episode, self.reward = players, episode, reward
         self.max_cycles = max_cycles
         self.illegal_action_reward = illegal_action_reward
@@ -113,8 +105,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.possible_agents, obs_space, act_space = _spaces(players)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.agents: list[str] = []
         self._seeds = _Seeds()
         self.table: Table | None = None
+        self.steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -122,16 +116,35 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def _new_table(self, seed: int | None) -> Table:
+        """A fresh episode (``seed``: restart the seed sequence); every agent is live."""
         self.table = Table(self.players, self.episode, self.reward, self._seeds.next(seed))
         self.agents = self.possible_agents[:]
+        self.steps = 0
+        return self.table
+
+    def _observe(self, table: Table, agent: str) -> dict[str, Any]:
+        view = table.view(self.possible_agents.index(agent))
+        return {"observation": observation(view), "action_mask": action_mask(view)}
+
+    def close(self) -> None:
+        pass
+
+
+# The lower-case class name is the PettingZoo convention for AEC environments.
+class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
+    """Turn-based AEC environment for 2–4 players; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = METADATA
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        table = self._new_table(seed)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.steps = 0
-        self.agent_selection = self.possible_agents[self.table.mover]
+        self.agent_selection = self.possible_agents[table.mover]
 
     def _require_table(self) -> Table:
         if self.table is None:
@@ -139,8 +152,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.table
 
     def observe(self, agent: str) -> dict[str, Any]:
-        view = self._require_table().view(self.possible_agents.index(agent))
-        return {"observation": observation(view), "action_mask": action_mask(view)}
+        return self._observe(self._require_table(), agent)
 
     def step(self, action: Any) -> None:
         table = self._require_table()
@@ -174,61 +186,25 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return None
         return _render(self._require_table())
 
-    def close(self) -> None:
-        pass
-
 
 def env(**kwargs: Any) -> raw_env:
     """The turn-based AEC environment (the usual PettingZoo entry point)."""
     return raw_env(**kwargs)
 
 
-class DrawParallelEnv(ParallelEnv):  # type: ignore[misc]
+class DrawParallelEnv(_DrawEnv, ParallelEnv):  # type: ignore[misc]
     """Parallel form: each step every live agent sends an action; only the seat to act counts."""
 
     metadata: ClassVar[dict[str, Any]] = {**METADATA, "name": "draw_v0_parallel"}
 
-    def __init__(
-        self,
-        players: int = 2,
-        episode: Episode = "round",
-        reward: Reward = "points",
-        max_cycles: int | None = None,
-        illegal_action_reward: float | None = -1.0,
-        render_mode: str | None = None,
-    ) -> None:
-        check_options(players, episode, reward)
-        _check_common(max_cycles, illegal_action_reward, render_mode)
-        self.players, self.episode, self.reward = players, episode, reward
-        self.max_cycles = max_cycles
-        self.illegal_action_reward = illegal_action_reward
-        self.render_mode = render_mode
-        self.possible_agents, self._obs_space, self._act_space = _spaces(players)
-        self.agents: list[str] = []
-        self._seeds = _Seeds()
-        self.table: Table | None = None
-        self.steps = 0
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_space
-
     def _observations(self, table: Table) -> dict[str, dict[str, Any]]:
-        out = {}
-        for agent in self.agents:
-            view = table.view(self.possible_agents.index(agent))
-            out[agent] = {"observation": observation(view), "action_mask": action_mask(view)}
-        return out
+        return {agent: self._observe(table, agent) for agent in self.agents}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        self.table = Table(self.players, self.episode, self.reward, self._seeds.next(seed))
-        self.agents = self.possible_agents[:]
-        self.steps = 0
-        return self._observations(self.table), {a: {} for a in self.agents}
+        table = self._new_table(seed)
+        return self._observations(table), {a: {} for a in self.agents}
 
     def step(
         self, actions: dict[str, Any]
@@ -271,9 +247,6 @@ class DrawParallelEnv(ParallelEnv):  # type: ignore[misc]
         if self.render_mode is None or self.table is None:
             return None
         return _render(self.table)
-
-    def close(self) -> None:
-        pass
 
 
 def parallel_env(**kwargs: Any) -> DrawParallelEnv:

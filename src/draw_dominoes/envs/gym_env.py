@@ -1,11 +1,11 @@
 """Gymnasium single-agent environment ``DrawDominoes-v0``: one learner, the other seats are bots.
 
 ``gymnasium.make("DrawDominoes-v0", opponents=["random", "greedy"])`` seats the learner
-with one bot per name (from ``draw_dominoes.bots``), so 2–4 players. Observations are the
-``encoding`` vector of the learner's view (R21); the legal-action mask is in
-``info["action_mask"]`` and ``env.action_masks()``. Rewards are the learner's credited
-points or its points minus the opponents' average (``reward="relative"``), paid when a
-round ends; an episode is one round or one match. An id outside the mask changes
+with one bot per name (from ``draw_dominoes.bots.OFFERED``), so 2–4 players.
+Observations are the ``encoding`` vector of the learner's view (R21); the legal-action
+mask is in ``info["action_mask"]`` and ``env.action_masks()``. Rewards are the learner's
+credited points or its points minus the opponents' average (``reward="relative"``), paid
+when a round ends; an episode is one round or one match. An id outside the mask changes
 nothing and earns ``illegal_action_reward`` (``None``: raise ``IllegalActionError``).
 """
 
@@ -29,6 +29,30 @@ __all__ = ["DrawDominoesEnv"]
 Observation = npt.NDArray[np.float32]
 
 
+def _check_opponent(opponent: object) -> None:
+    """An opponent is an offered bot's name, or a bot that plays from a seat's view (R21).
+
+    Bots that are registered but not offered (``omniscient`` needs the whole round) are
+    refused here rather than failing at the first move.
+    """
+    offered = ", ".join(bots.OFFERED)
+    if isinstance(opponent, str):
+        if opponent not in bots.NAMES:
+            raise ValueError(f"unknown bot {opponent!r}; choose one of {offered}")
+        if opponent not in bots.OFFERED:
+            raise ValueError(
+                f"bot {opponent!r} is not offered as an opponent (it cannot play from a "
+                f"seat's view); choose one of {offered}"
+            )
+    elif not callable(getattr(opponent, "choose", None)):
+        raise ValueError(f"an opponent is a bot name or has choose(view): {opponent!r}")
+    elif getattr(opponent, "needs_round", False):
+        raise ValueError(
+            f"{opponent!r} needs the whole round and cannot play from a seat's view; "
+            f"choose one of {offered}"
+        )
+
+
 class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
     """The learner plays seat ``seat`` (``None``: a seeded random seat each episode)."""
 
@@ -46,23 +70,17 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         if isinstance(opponents, str) or not 1 <= len(opponents) <= 3:
             raise ValueError(f"opponents is a list of 1 to 3 bot names, not {opponents!r}")
         for opponent in opponents:
-            if isinstance(opponent, str):
-                if opponent not in bots.NAMES:
-                    raise ValueError(
-                        f"unknown bot {opponent!r}; choose one of {', '.join(bots.NAMES)}"
-                    )
-            elif not callable(getattr(opponent, "choose", None)):
-                raise ValueError(f"an opponent is a bot name or has choose(view): {opponent!r}")
+            _check_opponent(opponent)
         players = len(opponents) + 1
-        check_options(players, episode, reward)
+        check_options(
+            players,
+            episode,
+            reward,
+            illegal_action_reward=illegal_action_reward,
+            render_mode=render_mode,
+        )
         if seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat is None or a seat from 0 to {players - 1}, not {seat!r}")
-        if illegal_action_reward is not None and not isinstance(illegal_action_reward, int | float):
-            raise ValueError(
-                f"illegal_action_reward is a number or None, not {illegal_action_reward!r}"
-            )
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
         self.opponent_specs = list(opponents)
         self.players, self.fixed_seat = players, seat
         self.episode, self.reward = episode, reward

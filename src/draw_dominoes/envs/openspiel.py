@@ -4,14 +4,17 @@ Chance nodes: the lot for the leader (R4), then the deal one tile at a time (sea
 hand first), then one chance node after every ``draw``, choosing which boneyard tile
 comes up, uniformly. Player actions use the shared ids of ``encoding``. Returns are
 zero-sum: a seat's credited points minus the average credited to the others (with two
-players, plus or minus the points of the round).
+players, plus or minus the points of the round). An action that is not legal here, or
+not one of the chance outcomes at a chance node, raises ``IllegalActionError`` and
+changes nothing (R8).
 
 Information states and observations are built from ``round.view(player)`` alone (R21):
 the string and tensor give the seat's hand and the public history, so two histories that
 differ only in the order in which the seat drew its own tiles share an information state
-(the order changes nothing that follows). ``resample_from_infostate`` deals the hidden
-tiles again with ``draw_dominoes.sample_from_view``, which is what OpenSpiel's ISMCTS
-bot needs.
+(the order changes nothing that follows). The public-only observer
+(``private_info=NONE``) gives the leader, scores and history, never a hand tile, the
+deal included. ``resample_from_infostate`` deals the hidden tiles again with
+``draw_dominoes.sample_from_view``, which is what OpenSpiel's ISMCTS bot needs.
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..actions import Draw, Place
+from ..actions import Draw, IllegalActionError, Place
 from ..round import Round, hand_size_for, sample_from_view
 from ..tiles import ALL_TILES, Tile
 from ..view import PlayerView
+from ._table import rewards_for
 from .encoding import (
     DRAW_ID,
     MAX_SEATS,
@@ -165,6 +169,13 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
         return sorted(action_id(a) for a in self._round.legal_actions())
 
     def _apply_action(self, action: int) -> None:
+        """Apply ``action``; one that is not a legal action or chance outcome here is refused.
+
+        A refused action raises ``IllegalActionError`` and changes nothing (R8), so the
+        state never reaches a node it cannot leave (a draw from a closed boneyard, a leader
+        who is not at the table, a tile dealt twice).
+        """
+        self._check_legal(action)
         if self._leader is None:
             self._leader = action
         elif self._round is None:
@@ -179,6 +190,22 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
             self._drawing = True
         else:
             self._round.apply(id_to_action(action, not self._round.end_values))
+
+    def _check_legal(self, action: int) -> None:
+        player = self.current_player()
+        if player == pyspiel.PlayerId.TERMINAL:
+            raise IllegalActionError(f"the round is over: action {action} is not legal")
+        if player == pyspiel.PlayerId.CHANCE:
+            if action not in {outcome for outcome, _ in self.chance_outcomes()}:
+                raise IllegalActionError(
+                    f"{action} is not a chance outcome here; the outcomes are "
+                    f"{[outcome for outcome, _ in self.chance_outcomes()]}"
+                )
+        elif action not in self._legal_actions(player):
+            raise IllegalActionError(
+                f"action {action} is not legal for player {player}; "
+                f"the legal actions are {self._legal_actions(player)}"
+            )
 
     def _draw(self, tile: Tile) -> None:
         """Let the drawing seat take ``tile``: the same round, dealt with ``tile`` on top."""
@@ -203,9 +230,7 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         if self._round is None or self._round.outcome is None:
             return [0.0] * self._n
-        credits = self._round.outcome.credits
-        total = sum(credits)
-        return [c - (total - c) / (self._n - 1) for c in credits]
+        return list(rewards_for(self._round.outcome, "relative"))
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
@@ -271,17 +296,29 @@ def _a_deal_behind(sampled: Round, size: int) -> tuple[list[list[Tile]], list[Ti
 
 def _describe(state: DrawDominoesState, player: int) -> str:
     """The view of ``player`` as text: own hand, then the public facts and history (R21)."""
+    return f"{_private_text(state, player)}; {_public_text(state)}"
+
+
+def _private_text(state: DrawDominoesState, player: int) -> str:
+    """What only ``player`` knows: its hand (while dealing, the tiles dealt to it so far)."""
     if player < 0:
         raise ValueError(f"no information state for player {player}")
     if state._round is None:
         size = state._size
         mine = state._dealt[player * size : (player + 1) * size]
         return f"p{player} dealing, hand {' '.join(map(str, mine))}"
-    view = state.view(player)
-    history = " ".join(f"{seat}:{action}" for seat, action in view.history)
-    return (
-        f"p{player} hand {' '.join(map(str, view.hand))}; leader {view.leader}; "
-        f"scores {list(view.scores)}; history {history}" + ("; drawing" if state._drawing else "")
+    return f"p{player} hand {' '.join(map(str, state.view(player).hand))}"
+
+
+def _public_text(state: DrawDominoesState) -> str:
+    """What every seat knows: the leader, the scores and the history; no hand tile (R21)."""
+    if state._round is None:
+        leader = "not drawn" if state._leader is None else state._leader
+        return f"dealing; leader {leader}; dealt {len(state._dealt)}"
+    round_ = state._round
+    history = " ".join(f"{seat}:{action}" for seat, action in round_.history)
+    return f"leader {round_.leader}; scores {list(round_.scores)}; history {history}" + (
+        "; drawing" if state._drawing else ""
     )
 
 
@@ -329,10 +366,13 @@ class DrawObserver:
                 rows[row, MAX_SEATS + action_id(action)] = 1
 
     def string_from(self, state: DrawDominoesState, player: int) -> str:
-        text = _describe(state, player)
         if not self._private:
-            text = text.split("; ", 1)[-1]
-        return text
+            if player < 0:
+                raise ValueError(f"no observation for player {player}")
+            return _public_text(state)
+        if not self._public:
+            return _private_text(state, player)
+        return _describe(state, player)
 
 
 pyspiel.register_game(GAME_TYPE, DrawDominoesGame)
