@@ -414,10 +414,88 @@ def test_replay_of_an_unfinished_match_keeps_the_current_hands_hidden(tmp_path: 
     assert "The match is saved. Continue it with: draw-dominoes play --resume" in child.before
     path = only_save(tmp_path)
     game = read_save(path).match.current_round
-    done = run(tmp_path, "replay", str(path), "--plain", "--lang", "de")
+    done = run(tmp_path, "replay", str(path), "--plain", "--lang", "de", "--plain")
     assert done.returncode == 0
     current = done.stdout[done.stdout.rfind("== Runde ") :]
     assert "Diese Runde läuft noch" in current
     hidden = {str(t) for seat in (0, 1) for t in game.hand(seat)} | {str(t) for t in game.boneyard}
     assert not set(TILE.findall(current)) & hidden
     assert "draw-dominoes play --resume" in done.stdout
+
+
+def test_an_unseeded_match_shows_no_seed_while_it_is_played(tmp_path: Path) -> None:
+    """R21: the seed deals every round; a person who saw it could rebuild every hand."""
+    player = Player(spawn(tmp_path, "play", "--plain"), LANGUAGES["en"])
+    player.play_turns(2)
+    player.child.sendline("q")
+    player.child.expect(pexpect.EOF)
+    path = only_save(tmp_path)
+    seed = str(read_save(path).match.seed)
+    assert "Draw: a match to 100 points. It is saved after every move in" in player.text
+    assert seed not in player.text and seed not in path.name
+    assert "seed" not in player.text.replace(str(tmp_path), "")
+
+
+def test_a_save_that_cannot_be_written_is_told_and_the_match_goes_on(tmp_path: Path) -> None:
+    """A data directory below a regular file cannot be created, not even by root: the player
+    is told, the match goes on in memory, and every action tries the save again."""
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file, not a directory")
+    data = blocker / "data"
+    words = LANGUAGES["en"]
+    player = Player(
+        spawn(data, "play", "--seat", "human", "--seat", "greedy", "--seed", "6", "--plain"), words
+    )
+    assert player.next_prompt()
+    assert re.search(
+        rf"could not be saved in {data}/saves/match-\S+\.json: .*Not a directory", player.last
+    )
+    assert "The game goes on; the save is tried again after every move." in player.last
+    for _ in range(3):  # the game goes on, and every turn says that it is not saved
+        assert words.move in player.last or words.both_ends in player.last
+        if words.move in player.last:
+            assert "This match is not saved at the moment" in player.last
+        player.child.sendline(player.answer())
+        assert player.next_prompt()
+    assert player.text.count("could not be saved in") == 1  # told once, reminded each turn
+    blocker.unlink()  # the disk is fine again: the next action saves everything played so far
+    while words.move not in player.last:
+        player.child.sendline(player.answer())
+        assert player.next_prompt()
+    player.child.sendline(player.answer())
+    assert player.next_prompt()
+    assert "The match is saved again in" in player.text
+    saved = read_save(only_save(data)).match
+    played = sum(len(game.actions) for game in (*saved.rounds, saved.current_round))
+    assert played >= 4  # the moves made while nothing could be saved are in it
+    blocker.rename(tmp_path / "moved")  # and broken again before the player quits
+    blocker.write_text("a file again")
+    player.child.sendline("q")
+    player.child.expect(pexpect.EOF)
+    rest = ANSI.sub("", player.child.before)
+    assert "The match could not be saved" in rest and "cannot be continued later" in rest
+    assert "The match is saved. Continue it" not in rest
+    player.child.close()
+    assert player.child.exitstatus == 0
+    assert "Traceback" not in player.text
+
+
+def test_bots_play_on_when_nothing_can_be_saved_and_say_so_in_german(tmp_path: Path) -> None:
+    (tmp_path / "blocker").write_text("")
+    done = run(
+        tmp_path / "blocker",
+        "play",
+        "--seat",
+        "greedy",
+        "--seat",
+        "random",
+        "--lang",
+        "de",
+        "--plain",
+    )
+    assert done.returncode == 0 and not done.stderr
+    out = done.stdout
+    assert out.count("Die Partie konnte nicht in ") == 1 and "Das Spiel geht weiter" in out
+    assert "Die Partie ist beendet" in out
+    assert "Das Partieprotokoll konnte nicht gespeichert werden" in out
+    assert re.search(r"Der Startwert dieser Partie war \d+: draw-dominoes play --seed \d+", out)

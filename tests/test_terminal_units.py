@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -153,13 +154,13 @@ def test_a_save_round_trips_and_leaves_no_temporary_file(tmp_path: Path) -> None
     for _ in range(20):
         match.apply(match.legal_actions()[0])
     seats = (saves.Seat("human", "Ann"), saves.Seat("greedy"), saves.Seat("random"))
-    path = saves.new_save_path(match.seed, tmp_path, now=0)
+    path = saves.new_save_path(tmp_path, now=0)
     saves.write_save(path, seats, "de", match)
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
     saved = saves.read_save(path)
     assert saved.seats == seats and saved.lang == "de"
     assert record.dumps(saved.match) == record.dumps(match)
-    assert saves.new_save_path(match.seed, tmp_path, now=0) != path  # never reused
+    assert saves.new_save_path(tmp_path, now=0) != path  # never reused
 
 
 @pytest.mark.parametrize(
@@ -236,3 +237,102 @@ def test_replay_reads_plain_game_records_too(
     out = capsys.readouterr().out
     assert f"Runde {len(match.rounds)} ist beendet" in out
     assert "Spieler 1 zieht [" in out  # a finished round names every drawn tile
+
+
+@pytest.mark.parametrize(
+    "typed", ["9" * 5000, "9" * 5000 + "l", "1" + "x" * 5000, "[0|1]" + "y" * 99]
+)
+def test_huge_input_is_refused_briefly_and_never_raises(typed: str) -> None:
+    """Python's int() refuses more than 4300 digits: such input must not reach it."""
+    game = opening_round()
+    game.apply(Place(Tile(1, 4), None))
+    game.apply(Place(Tile(1, 1), 0))
+    view = game.view(0)
+    reading = read_move(typed, view, WORDS)
+    assert isinstance(reading, Refusal)
+    assert len(reading.message) < 200
+    assert read_move("1234", view, WORDS) == Refusal(WORDS("refuse_unknown", text="1234"))
+
+
+def unfinished_unseeded_match() -> Match:
+    match = Match.new(2)  # a seed from the operating system: known to nobody
+    rng = random.Random(0)
+    for _ in range(5):
+        match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+def test_an_unseeded_match_keeps_its_seed_off_screen_until_it_is_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R21: the seed deals every round, so it is not in the welcome line nor in the save's
+    file name; once the match is over it is shown, so that it can be dealt again."""
+    from draw_dominoes.cli import main
+
+    monkeypatch.setenv("DRAW_DOMINOES_DATA", str(tmp_path))
+    assert main(["play", "--seat", "greedy", "--seat", "greedy", "--plain", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    (path,) = (tmp_path / "saves").iterdir()
+    seed = str(saves.read_save(path).match.seed)
+    welcome = out.splitlines()[0].replace(str(tmp_path), "DATA")
+    assert welcome.startswith("Draw: a match to 100 points. It is saved")
+    assert seed not in welcome and "seed" not in welcome
+    assert seed not in path.name and re.fullmatch(r"match-\d{8}-\d{6}\.json", path.name)
+    ending = out[out.rfind("== The match is over ==") :]
+    assert f"The seed of this match was {seed}: draw-dominoes play --seed {seed}" in ending
+    assert out.find(seed) > out.rfind("== The match is over ==")  # nowhere before the end
+    assert main(["replay", str(path), "--all", "--plain", "--lang", "en"]) == 0
+    assert f"seed {seed}, target 100" in capsys.readouterr().out.splitlines()[0]  # over: shown
+
+
+def test_the_replay_of_an_unfinished_save_names_no_seed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from draw_dominoes.cli import main
+
+    match = unfinished_unseeded_match()
+    path = tmp_path / "unfinished.json"
+    saves.write_save(path, (saves.Seat("human"), saves.Seat("human")), "en", match)
+    for lang, word in (("en", "seed"), ("de", "Startwert")):
+        assert main(["replay", str(path), "--all", "--plain", "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert str(match.seed) not in out and word not in out
+        assert out.startswith(f"{'Replay of' if lang == 'en' else 'Wiedergabe von'} {path}: 2 ")
+    game = Round.new(2, seed=77)  # a plain record of a round still being played
+    game.apply(game.legal_actions()[0])
+    (tmp_path / "round.json").write_text(record.dumps(game))
+    assert main(["replay", str(tmp_path / "round.json"), "--all", "--plain", "--lang", "en"]) == 0
+    assert "77" not in capsys.readouterr().out
+
+
+DEEP = "[" * 100_000
+
+
+@pytest.mark.parametrize("text", [DEEP, '{"format": "draw-dominoes-terminal-save", "x": ' + DEEP])
+def test_deeply_nested_json_is_a_damaged_file_left_untouched(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+) -> None:
+    from draw_dominoes.cli import main
+
+    monkeypatch.setenv("DRAW_DOMINOES_DATA", str(tmp_path))
+    path = tmp_path / "saves" / "match-deep.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    with pytest.raises(saves.SaveError, match=r"match-deep\.json: not valid JSON: nested too deep"):
+        saves.read_save(path)
+    with pytest.raises(saves.SaveError, match="nested too deeply"):
+        saves.latest_unfinished(path.parent)
+    for args in (["play", "--resume"], ["play", "--resume", str(path)]):
+        assert main([*args, "--lang", "en"]) == 1
+        err = capsys.readouterr().err
+        assert "Cannot resume: " in err and "not valid JSON: nested too deeply" in err
+        assert "The file is left as it is" in err
+    assert main(["replay", str(path), "--all", "--plain", "--lang", "en"]) == 1
+    err = capsys.readouterr().err
+    assert "Cannot replay: " in err and "nested too deeply" in err
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    assert [p.name for p in path.parent.iterdir()] == [path.name]

@@ -53,7 +53,6 @@ def run(args: argparse.Namespace) -> int:
         new_save_path,
         read_save,
         saves_directory,
-        write_save,
     )
     from .screen import Screen
     from .session import Session
@@ -98,7 +97,12 @@ def run(args: argparse.Namespace) -> int:
     if any(seat.is_human for seat in seats) and not sys.stdin.isatty():
         return fail("error_no_terminal")
     match = Match.new(len(seats), seed=args.seed)
-    path = new_save_path(match.seed, saves_directory())
-    write_save(path, seats, lang, match)
-    screen.say(translate("terminal.welcome", lang, seed=match.seed, target=match.target, path=path))
-    return Session(match, seats, lang, screen, path).play()
+    path = new_save_path(saves_directory())
+    session = Session(match, seats, lang, screen, path)
+    if args.seed is None:  # the seed deals every round: not shown before the match is over (R21)
+        screen.say(translate("terminal.welcome", lang, target=match.target, path=path))
+    else:  # the player chose it and knows it
+        welcome = "terminal.welcome_seeded"
+        screen.say(translate(welcome, lang, seed=match.seed, target=match.target, path=path))
+    session.save()  # a failure is told, and the match is played in memory all the same
+    return session.play()

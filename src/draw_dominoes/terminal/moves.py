@@ -37,7 +37,8 @@ END_WORDS = {
     "1": 1,
 }
 
-_NUMBER = re.compile(r"^(\d+)\s*([a-z]*)$")
+_NUMBER = re.compile(r"^(\d{1,3})\s*([a-z]*)$")  # int() of thousands of digits would raise
+_SHOWN = 24  # characters of unknown input echoed back in a refusal
 _TILE = re.compile(r"^\[?\s*(\d)\s*[|\-/:]\s*(\d)\s*\]?\s*(?:@\s*([01])|([a-z]+))?$")
 
 
@@ -92,13 +93,17 @@ def read_move(text: str, view: PlayerView, words: Words) -> Reading:
     if tile_match:
         low, high = int(tile_match.group(1)), int(tile_match.group(2))
         if max(low, high) > 6:
-            return Refusal(words("refuse_unknown", text=text.strip()))
+            return Refusal(words("refuse_unknown", text=_shorten(text.strip())))
         tile = Tile(low, high)
         if tile not in view.hand:
             return Refusal(words("refuse_not_held", tile=tile))
         end = tile_match.group(3) or tile_match.group(4) or ""
         return _place(tile, end, view, words)
-    return Refusal(words("refuse_unknown", text=text.strip()))
+    return Refusal(words("refuse_unknown", text=_shorten(text.strip())))
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
 def _place(tile: Tile, end_text: str, view: PlayerView, words: Words) -> Reading:
@@ -111,7 +116,7 @@ def _place(tile: Tile, end_text: str, view: PlayerView, words: Words) -> Reading
     if end_text:
         end = END_WORDS.get(end_text)
         if end is None:
-            return Refusal(words("refuse_end_word", text=end_text))
+            return Refusal(words("refuse_end_word", text=_shorten(end_text)))
         return _at_end(tile, end, options, view, words)
     if len(options) == 1:
         return options[0]
@@ -132,7 +137,7 @@ def read_end(text: str, choice: ChooseEnd, view: PlayerView, words: Words) -> Pl
     """The answer to "which end?": ``l``/``r`` (or left/right, links/rechts, 0/1)."""
     end = END_WORDS.get(text.strip().lower())
     if end is None:
-        return Refusal(words("refuse_end_word", text=text.strip()))
+        return Refusal(words("refuse_end_word", text=_shorten(text.strip())))
     reading = _at_end(choice.tile, end, choice.options, view, words)
     assert isinstance(reading, Place | Refusal)
     return reading

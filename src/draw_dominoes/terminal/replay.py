@@ -38,8 +38,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         text = path.read_text(encoding="utf-8")
         is_save = False
-        with contextlib.suppress(ValueError, AttributeError):
-            is_save = json.loads(text).get("format") == SAVE_FORMAT
+        with contextlib.suppress(ValueError, AttributeError, RecursionError):
+            is_save = json.loads(text).get("format") == SAVE_FORMAT  # else record.loads tells
         if is_save:
             saved = read_save(path)
             game: object = saved.match

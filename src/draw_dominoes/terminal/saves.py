@@ -78,13 +78,14 @@ def saves_directory(environ: Mapping[str, str] | None = None) -> Path:
     return data_directory(environ) / "saves"
 
 
-def new_save_path(seed: int, directory: Path, now: float | None = None) -> Path:
-    """A fresh file name for a new match; an existing save is never reused or overwritten."""
+def new_save_path(directory: Path, now: float | None = None) -> Path:
+    """A fresh file name for a new match, from the time and a counter; an existing save is
+    never reused or overwritten. The name never holds the seed: it deals every round (R21)."""
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
-    path = directory / f"match-{stamp}-seed{seed}.json"
+    path = directory / f"match-{stamp}.json"
     number = 2
-    while path.exists():
-        path = directory / f"match-{stamp}-seed{seed}-{number}.json"
+    while os.path.lexists(path):  # False, not an error, when the directory cannot be read
+        path = directory / f"match-{stamp}-{number}.json"
         number += 1
     return path
 
@@ -133,6 +134,8 @@ def read_save(path: Path) -> Saved:
         document = json.loads(text)
     except ValueError as exc:
         raise SaveError(f"{path}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise SaveError(f"{path}: not valid JSON: nested too deeply") from None
     if not isinstance(document, dict) or document.get("format") != SAVE_FORMAT:
         raise SaveError(f"{path}: not a draw-dominoes save (format {SAVE_FORMAT!r} expected)")
     if document.get("version") != SAVE_VERSION:

@@ -54,6 +54,28 @@ class Session:
         self.seen = dict.fromkeys(self.humans, 0)  # per person: history entries already shown
         self.shown = 0  # history entries shown to whoever sits at the keyboard
         self.at_keyboard: int | None = None
+        self.save_problem: OSError | None = None  # why the last save failed, until one works
+
+    # ----------------------------------------------------------------- saving
+
+    def save(self, tell: bool = True) -> bool:
+        """Write the save; a failure (disk full, no permission) is told once and the match goes
+        on in memory, and every later action tries again. Whether the match is now saved;
+        ``tell=False`` when the caller says what became of it."""
+        try:
+            write_save(self.save_path, self.seats, self.lang, self.match)
+        except OSError as exc:
+            if self.save_problem is None and tell:
+                self.screen.say(
+                    (self.words("save_failed", path=self.save_path, problem=exc), "bold red")
+                )
+            self.save_problem = exc
+            return False
+        if self.save_problem is not None:
+            self.save_problem = None
+            if tell:
+                self.screen.say(self.words("save_recovered", path=self.save_path))
+        return True
 
     # ----------------------------------------------------------------- the match
 
@@ -69,7 +91,12 @@ class Session:
             self._announce_winner()
         except (Quit, EOFError, KeyboardInterrupt):
             self.screen.blank()
-            self.screen.say(self.words("saved_quit", path=self.save_path))
+            if self.save(tell=False):  # again: the last save may have failed or been interrupted
+                self.screen.say(self.words("saved_quit", path=self.save_path))
+            else:
+                self.screen.say(
+                    (self.words("not_saved_quit", problem=self.save_problem), "bold red")
+                )
         return 0
 
     def _step(self) -> None:
@@ -84,13 +111,13 @@ class Session:
             action = bot.choose(match.view(seat))
         hand_before = game.hand(seat)
         match.apply(action)
-        write_save(self.save_path, self.seats, self.lang, match)
         if not self.humans:
             self.screen.say(self.words.action(self.names[seat], action))
         elif self.seats[seat].is_human:
             drawn = drawn_tile(hand_before, game.hand(seat)) if isinstance(action, Draw) else None
             self.screen.say(self.words.own_action(action, drawn))
             self.seen[seat] = self.shown = len(game.actions)
+        self.save()
         if game.is_over:
             self._round_over(game)
             if not match.is_over:
@@ -144,7 +171,11 @@ class Session:
         self.screen.blank()
         self.screen.heading(self.words("match_over"))
         self.screen.say((translate(key, self.lang, names=names, score=best), "bold magenta"))
-        self.screen.say(self.words("saved_at", path=self.save_path))
+        self.screen.say(self.words("match_seed", seed=match.seed))  # no secret any more
+        if self.save_problem is None or self.save(tell=False):
+            self.screen.say(self.words("saved_at", path=self.save_path))
+        else:
+            self.screen.say((self.words("not_saved_end", problem=self.save_problem), "bold red"))
 
     # ----------------------------------------------------------------- a person's turn
 
@@ -187,6 +218,8 @@ class Session:
         words, screen, seat = self.words, self.screen, view.player
         screen.blank()
         screen.heading(words("turn_heading", name=self.names[seat]))
+        if self.save_problem is not None:  # also for whoever missed the message (hot seat)
+            screen.say((words("unsaved_note", problem=self.save_problem), "bold red"))
         news = view.history[self.seen[seat] :]
         if news:
             screen.say(words("since_last_turn"))

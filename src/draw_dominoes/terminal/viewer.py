@@ -30,17 +30,20 @@ class Viewer:
         self.step = step
         self.names = [self.words.seat_name(seat, number) for number, seat in enumerate(seats)]
 
+    def _heading(self, path: Path, players: int, target: int, seed: int | None) -> None:
+        """The seed deals every round, so it is named only once the game is over (R21)."""
+        if seed is None:
+            self.screen.say(
+                self.words("replay_heading_no_seed", path=path, players=players, target=target)
+            )
+        else:
+            self.screen.say(
+                self.words("replay_heading", path=path, players=players, seed=seed, target=target)
+            )
+
     def show_match(self, match: Match, path: Path) -> None:
         words = self.words
-        self.screen.say(
-            words(
-                "replay_heading",
-                path=path,
-                players=match.players,
-                seed=match.seed,
-                target=match.target,
-            )
-        )
+        self._heading(path, match.players, match.target, match.seed if match.is_over else None)
         rounds = list(match.rounds)
         if not match.is_over:
             rounds.append(match.current_round)
@@ -70,15 +73,7 @@ class Viewer:
             self.screen.say(words("replay_unfinished", path=path))
 
     def show_round(self, game: Round, path: Path) -> None:
-        self.screen.say(
-            self.words(
-                "replay_heading",
-                path=path,
-                players=game.players,
-                seed=game.seed,
-                target=game.target,
-            )
-        )
+        self._heading(path, game.players, game.target, game.seed if game.is_over else None)
         self.screen.heading(self.words("replay_round_only", name=self.names[game.leader]))
         try:
             self._moves(game)
