@@ -117,6 +117,7 @@ def main() -> int:
         db = Path(folder) / "bench.sqlite3"
         command = [sys.executable, "-m", "draw_dominoes.web", "--port", str(port)]
         command += ["--db", str(db), "--bot-delay", "0", "--rate", "1000"]
+        command.append("--allow-seeds")  # reproducible deals: this server serves only the benchmark
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         try:
             for _ in range(300):

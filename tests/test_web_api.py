@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,12 +13,13 @@ from typing import Any
 import pytest
 
 from draw_dominoes import Match, record
+from draw_dominoes.web.app import RateLimiter
 from test_web_support import Client, Server, assert_no_leak, play_until
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "tables.sqlite3").start()
+    running = Server(tmp_path_factory.mktemp("web") / "tables.sqlite3", allow_seeds=True).start()
     yield running
     running.stop()
 
@@ -300,21 +302,63 @@ def test_a_stolen_or_made_up_token_gives_no_seat(server: Server) -> None:
     intruder.close()
 
 
+def test_the_token_bucket_refills_at_its_rate() -> None:
+    """The limiter against a clock the test moves: a burst, then ``rate`` a second."""
+    now = [100.0]
+    limiter = RateLimiter(rate=2.0, burst=3.0, clock=lambda: now[0])
+    assert [limiter.allow() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.4  # 0.8 of a token
+    assert not limiter.allow()
+    now[0] += 0.1  # a whole token
+    assert limiter.allow() and not limiter.allow()
+    now[0] += 1000  # never more than the burst
+    assert [limiter.allow() for _ in range(4)] == [True, True, True, False]
+
+
 def test_a_flood_of_messages_is_rate_limited(tmp_path: Path) -> None:
-    slow = Server(tmp_path / "flood.sqlite3", rate=5).start()
+    """A burst of 10 and one new message every 1000 s: however fast or slow this client is,
+    exactly the burst gets through."""
+    slow = Server(tmp_path / "flood.sqlite3", rate=0.001, burst=10).start()
     try:
-        table = slow.create_table(2, "Ann", {"1": "random"}, seed=9)
+        table = slow.create_table(2, "Ann", {"1": "random"})
         client = Client(slow, table["table_id"], table["token"])
         client.recv()
         for _ in range(40):
             client.send({"type": "ping"})
         replies = [client.wait_for(lambda m: m["type"] in ("pong", "error")) for _ in range(40)]
         limited = [r for r in replies if r["type"] == "error"]
-        assert limited and all(r["code"] == "rate_limited" for r in limited)
-        assert len([r for r in replies if r["type"] == "pong"]) >= 10  # the burst got through
+        assert all(r["code"] == "rate_limited" and r["message"] for r in limited)
+        assert [r["type"] for r in replies] == ["pong"] * 10 + ["error"] * 30
         client.close()
     finally:
         slow.stop()
+
+
+def test_bots_wait_the_bot_delay_before_moving(tmp_path: Path) -> None:
+    """``--bot-delay``: the bot's answer comes no sooner than the delay after a move."""
+    delay = 1.5
+    paced = Server(tmp_path / "paced.sqlite3", bot_delay=delay).start()
+    try:
+        table = paced.create_table(2, "Ann", {"1": "greedy"})
+        ann = Client(paced, table["table_id"], table["token"])
+        ann.recv()
+        assert ann.reply_to(ann.send({"type": "start"}))["type"] == "ok"
+        while True:  # Ann places a tile (after drawing, if she has to or wants to)
+            state = ann.state_where(lambda m: bool(m["view"]["legal_actions"]), timeout=60)
+            legal = state["view"]["legal_actions"]
+            action = next((a for a in legal if a not in ("draw", "pass")), legal[0])
+            seq = state["seq"]
+            sent = time.monotonic()
+            assert ann.reply_to(ann.send({"type": "action", "action": action}))["type"] == "ok"
+            after = ann.state_where(lambda m, seq=seq: m["seq"] > seq)
+            if after["view"]["current_player"] == 1:
+                break
+        answered = ann.state_where(lambda m: m["seq"] > seq + 1, timeout=60)
+        assert time.monotonic() - sent >= delay  # the bot waited (slowness only adds to it)
+        assert answered["view"]["history"][-1]["player"] == 1
+        ann.close()
+    finally:
+        paced.stop()
 
 
 def test_every_action_is_in_sqlite_in_wal_mode(server: Server, finished: dict[str, Any]) -> None:

@@ -4,68 +4,47 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from draw_dominoes import Match
 from draw_dominoes.view import PlayerView
 from draw_dominoes.web import tables
-from draw_dominoes.web.app import create_app
-from test_web_support import Client, Server, free_port
-
-THINKING = 2.0
+from test_web_support import Client, InProcessServer
 
 
-class InProcessServer(Server):
-    """The app on a real uvicorn server on 127.0.0.1, in a thread of the test process."""
+class Thinking:
+    """The real bots, held in their worker thread until the test releases them (as a strong
+    search bot would think for as long as it likes)."""
 
-    def __init__(self, db: Path) -> None:
-        super().__init__(db)
-        self.thread: threading.Thread | None = None
-        self.uvicorn: uvicorn.Server | None = None
-
-    def start(self) -> InProcessServer:
-        self.port = free_port()
-        app = create_app(self.db, bot_delay=0, rate=1000, burst=2000)
-        self.uvicorn = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
-        )
-        self.thread = threading.Thread(target=self.uvicorn.run, daemon=True)
-        self.thread.start()
-        while not self.uvicorn.started:
-            time.sleep(0.02)
-        return self
-
-    def stop(self) -> None:
-        assert self.uvicorn is not None and self.thread is not None
-        self.uvicorn.should_exit = True
-        self.thread.join(timeout=10)
+    def __init__(self) -> None:
+        self.started = threading.Event()
+        self.release = threading.Event()
 
 
 @pytest.fixture
-def slow_bots(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The real bots, made to think for a while (as a strong search bot would)."""
+def thinking(monkeypatch: pytest.MonkeyPatch) -> Iterator[Thinking]:
     real = tables.decide
-    started: list[float] = []
+    gate = Thinking()
 
-    def thinking(level: str, seed: int, view: PlayerView) -> Any:
-        started.append(time.monotonic())
-        time.sleep(THINKING)  # blocks its worker thread, not the event loop
+    def held(level: str, seed: int, view: PlayerView) -> Any:
+        gate.started.set()
+        assert gate.release.wait(timeout=120)  # blocks its worker thread, not the event loop
         return real(level, seed, view)
 
-    monkeypatch.setattr(tables, "decide", thinking)
-    return started
+    monkeypatch.setattr(tables, "decide", held)
+    yield gate
+    gate.release.set()
 
 
 @pytest.fixture
-def server(tmp_path: Path, slow_bots: list[float]) -> Iterator[InProcessServer]:
-    running = InProcessServer(tmp_path / "bots.sqlite3").start()
+def server(tmp_path: Path, thinking: Thinking) -> Iterator[InProcessServer]:
+    running = InProcessServer(tmp_path / "bots.sqlite3", allow_seeds=True).start()
     yield running
+    thinking.release.set()
     running.stop()
 
 
@@ -85,16 +64,16 @@ def next_to_move(*clients: Client) -> Client:
 
 
 def test_a_thinking_bot_does_not_freeze_other_tables(
-    server: InProcessServer, slow_bots: list[float]
+    server: InProcessServer, thinking: Thinking
 ) -> None:
     seed = next(s for s in range(100) if bot_leads(s))
     busy = server.create_table(2, "Ann", {"1": "greedy"}, seed=seed)
     ann = Client(server, busy["table_id"], busy["token"])
     ann.recv()
     assert ann.reply_to(ann.send({"type": "start"}))["type"] == "ok"
-    while not slow_bots:
-        time.sleep(0.01)
-    # While that bot thinks, a second table is created, joined, started and played.
+    assert thinking.started.wait(timeout=30)
+    # While that bot thinks (it cannot move until released), a second table is created,
+    # joined, started and played.
     other = server.create_table(2, "Cleo", {}, seed=3)
     dan = server.join(other["table_id"], "Dan")
     cleo = Client(server, other["table_id"], other["token"])
@@ -107,10 +86,10 @@ def test_a_thinking_bot_does_not_freeze_other_tables(
         assert mover.reply_to(mover.send({"type": "action", "action": action}))["type"] == "ok"
     ann.send({"type": "ping"})
     assert ann.wait_for(lambda m: m["type"] == "pong")
-    # All of that happened before the bot's first move reached Ann: her socket answered
-    # the ping and no state with the bot's move came before the answer.
     assert ann.state["seq"] == 0
-    moved = ann.wait_for(lambda m: m["type"] == "state" and m["seq"] == 1, timeout=10)
+    # Released, the bot's move reaches Ann.
+    thinking.release.set()
+    moved = ann.wait_for(lambda m: m["type"] == "state" and m["seq"] == 1)
     assert moved["view"]["history"][0]["player"] == 1
     for client in (ann, cleo, dana):
         client.close()

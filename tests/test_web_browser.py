@@ -49,7 +49,9 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("browser") / "tables.sqlite3").start()
+    running = Server(
+        tmp_path_factory.mktemp("browser") / "tables.sqlite3", allow_seeds=True
+    ).start()
     yield running
     running.stop()
 
@@ -77,9 +79,21 @@ def wait_for_seq_above(page: Any, seq: int) -> None:
     )
 
 
-def take_turn(page: Any, keyboard: bool, shots: list[Path], lang: str) -> None:
+def drop_selection_with_escape(page: Any) -> None:
+    """Escape drops the selected tile: no tile pressed, no marker lit, no place buttons."""
+    page.wait_for_selector("#hand .tile.selected")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#line .port-marker.highlight", state="detached")
+    assert page.locator("#hand .tile.selected").count() == 0
+    assert page.locator('#hand .tile[aria-pressed="true"]').count() == 0
+    assert page.locator("#place-0, #place-1, #place-open").count() == 0
+
+
+def take_turn(page: Any, keyboard: bool, shots: list[Path], lang: str, keys: set[str]) -> None:
     """One move through the page: the lowest fitting tile at the left-most lit marker,
-    else draw, else pass (draw and pass buttons exist only when legal, R5)."""
+    else draw, else pass (draw and pass buttons exist only when legal, R5). From the
+    keyboard, the first selection is dropped with Escape and made again, and ``d`` draws
+    and ``p`` passes; ``keys`` collects the keys used."""
     before = seq_of(page)
     fitting = page.locator("#hand .tile.fits")
     if fitting.count():
@@ -87,6 +101,13 @@ def take_turn(page: Any, keyboard: bool, shots: list[Path], lang: str) -> None:
         if keyboard:
             tile.focus()
             page.keyboard.press("Enter")
+            if "Escape" not in keys:
+                page.wait_for_selector("#line .port-marker.highlight")
+                drop_selection_with_escape(page)
+                keys.add("Escape")
+                tile = page.locator("#hand .tile.fits").first
+                tile.focus()
+                page.keyboard.press("Enter")
         else:
             tile.click()
         page.wait_for_selector("#line .port-marker.highlight")
@@ -110,10 +131,16 @@ def take_turn(page: Any, keyboard: bool, shots: list[Path], lang: str) -> None:
         assert page.locator("#pass-button").count() == 0
         if keyboard:
             page.keyboard.press("d")
+            keys.add("d")
         else:
             page.click("#draw-button")
     else:
-        page.click("#pass-button")
+        assert page.locator("#pass-button").count() == 1  # passing is legal now (R5)
+        if keyboard:
+            page.keyboard.press("p")
+            keys.add("p")
+        else:
+            page.click("#pass-button")
     wait_for_seq_above(page, before)
 
 
@@ -175,6 +202,7 @@ def test_two_people_and_a_bot_play_a_whole_match_in_the_browser(
     assert title is not None and title.startswith(text["line"])
 
     shots: list[Path] = []
+    keys: set[str] = set()
     saw_turn_text = False
     for _ in range(400):
         if ann.get_attribute("#app", "data-status") == "over":
@@ -183,7 +211,7 @@ def test_two_people_and_a_bot_play_a_whole_match_in_the_browser(
         for page, keyboard in ((ann, False), (bea, True)):
             if my_turn(page):
                 saw_turn_text |= page.text_content("#turn") == text["turn"]
-                take_turn(page, keyboard, shots, lang)
+                take_turn(page, keyboard, shots, lang, keys)
                 moved = True
         if not moved:
             ann.wait_for_timeout(50)
@@ -191,6 +219,7 @@ def test_two_people_and_a_bot_play_a_whole_match_in_the_browser(
         raise AssertionError("the match did not finish")
     bea.wait_for_selector('#app[data-status="over"]')
     assert saw_turn_text and len(shots) == 4 and all(s.stat().st_size > 1000 for s in shots)
+    assert {"Escape", "p"} <= keys  # the seeded match makes Bea pass (R5) at least once
     assert not errors, errors
 
     # The result, the score sheet, the round-end panel and the announcements.

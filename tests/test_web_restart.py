@@ -26,7 +26,7 @@ def public_part(state: dict[str, Any]) -> dict[str, Any]:
 def test_a_killed_server_resumes_every_table_and_finishes_the_match(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite3"
     # Phase 1: bots are slow, so the kill comes while the bot is still to move.
-    server = Server(db, bot_delay=30).start()
+    server = Server(db, bot_delay=30, allow_seeds=True).start()
     table = server.create_table(3, "Ann", {str(BOT_SEAT): "greedy"}, seed=77)
     table_id = table["table_id"]
     tokens = [table["token"], server.join(table_id, "Bea")["token"]]
@@ -42,7 +42,7 @@ def test_a_killed_server_resumes_every_table_and_finishes_the_match(tmp_path: Pa
         client.close()
 
     # Phase 2: the same database; the bot moves on its own, the players reconnect.
-    server = Server(db, bot_delay=0).start()
+    server = Server(db, bot_delay=0, allow_seeds=True).start()
     clients = [Client(server, table_id, token) for token in tokens]
     first = [c.recv() for c in clients]
     restored = [public_part(m) for m in first]
@@ -68,7 +68,7 @@ def test_a_killed_server_resumes_every_table_and_finishes_the_match(tmp_path: Pa
         client.close()
 
     # Phase 3: resume once more and finish the match through the same seats.
-    server = Server(db, bot_delay=0).start()
+    server = Server(db, bot_delay=0, allow_seeds=True).start()
     try:
         clients = [Client(server, table_id, token) for token in tokens]
         resumed = [public_part(c.recv()) for c in clients]

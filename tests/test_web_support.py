@@ -11,14 +11,18 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from draw_dominoes import Match, parse_action, record
+from draw_dominoes.web.app import create_app
+from draw_dominoes.web.tables import Hub
 
 TILE_TEXT = re.compile(r"\[\d\|\d\]")
 
@@ -33,10 +37,20 @@ def free_port() -> int:
 class Server:
     """``draw-dominoes serve`` in its own process, as a player would start it."""
 
-    def __init__(self, db: Path, *, bot_delay: float = 0.0, rate: float = 1000.0) -> None:
+    def __init__(
+        self,
+        db: Path,
+        *,
+        bot_delay: float = 0.0,
+        rate: float = 1000.0,
+        burst: float | None = None,
+        allow_seeds: bool = False,
+    ) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.rate = rate
+        self.burst = 2 * rate if burst is None else burst
+        self.allow_seeds = allow_seeds
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -51,7 +65,9 @@ class Server:
     def start(self) -> Server:
         command = [sys.executable, "-m", "draw_dominoes.web", "--port", str(self.port)]
         command += ["--db", str(self.db), "--bot-delay", str(self.bot_delay)]
-        command += ["--rate", str(self.rate)]
+        command += ["--rate", str(self.rate), "--burst", str(self.burst)]
+        if self.allow_seeds:
+            command.append("--allow-seeds")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE)
         deadline = time.monotonic() + 30
@@ -86,10 +102,13 @@ class Server:
     def get(self, path: str) -> httpx.Response:
         return httpx.get(f"{self.url}{path}", timeout=10)
 
-    def create_table(self, players: int, name: str, bots: dict[str, str], seed: int) -> Any:
-        response = self.post(
-            "/api/tables", {"players": players, "name": name, "bots": bots, "seed": seed}
-        )
+    def create_table(
+        self, players: int, name: str, bots: dict[str, str], seed: int | None = None
+    ) -> Any:
+        request: dict[str, Any] = {"players": players, "name": name, "bots": bots}
+        if seed is not None:
+            request["seed"] = seed
+        response = self.post("/api/tables", request)
         assert response.status_code == 201, response.text
         return response.json()
 
@@ -99,11 +118,52 @@ class Server:
         return response.json()
 
 
+class InProcessServer(Server):
+    """The app on a real uvicorn server on 127.0.0.1, in a thread of the test process.
+
+    Tests reach its ``hub`` directly (to register a test bot, or to break its database).
+    """
+
+    def __init__(self, db: Path, *, allow_seeds: bool = False) -> None:
+        super().__init__(db, allow_seeds=allow_seeds)
+        self.thread: threading.Thread | None = None
+        self.uvicorn: uvicorn.Server | None = None
+        self.hub: Hub | None = None
+
+    def start(self) -> InProcessServer:
+        self.port = free_port()
+        app = create_app(self.db, bot_delay=0, rate=1000, burst=2000, allow_seeds=self.allow_seeds)
+        self.hub = app.state.hub
+        self.uvicorn = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="critical")
+        )
+        self.thread = threading.Thread(target=self.uvicorn.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.uvicorn.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        assert self.uvicorn is not None and self.thread is not None
+        self.uvicorn.should_exit = True
+        self.thread.join(timeout=10)
+
+
 class Client:
     """One WebSocket at a table; keeps every message it received."""
 
-    def __init__(self, server: Server, table_id: str, token: str | None, lang: str = "en"):
-        query = f"?lang={lang}" + (f"&token={token}" if token else "")
+    def __init__(
+        self,
+        server: Server,
+        table_id: str,
+        token: str | None,
+        lang: str = "en",
+        extra: str = "",
+    ):
+        query = f"?lang={lang}" + (f"&token={token}" if token else "") + extra
         self.socket: ClientConnection = connect(  # closed by close()
             f"{server.ws_url}/ws/{table_id}{query}", max_size=2**22
         )

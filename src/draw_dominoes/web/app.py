@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import html
 import json
+import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -20,9 +21,11 @@ from .. import bots, record
 from ..i18n import catalogue, translate
 from ..tiles import Tile
 from .store import Store
-from .tables import Hub, UserError, snap_width
+from .tables import ConnectionGone, Hub, UserError, snap_width
 
-__all__ = ["MAX_MESSAGE_BYTES", "RateLimiter", "create_app"]
+__all__ = ["MAX_MESSAGE_BYTES", "RateLimiter", "create_app", "parse_width"]
+
+log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 2048
 """Client intents are tiny; anything larger is refused with an error."""
@@ -33,15 +36,24 @@ STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
 
 class RateLimiter:
-    """A token bucket per connection: ``rate`` messages a second, bursts up to ``burst``."""
+    """A token bucket per connection: ``rate`` messages a second, bursts up to ``burst``.
 
-    def __init__(self, rate: float = 15.0, burst: float = 30.0) -> None:
+    ``clock`` gives the time in seconds (``time.monotonic`` unless a test brings its own).
+    """
+
+    def __init__(
+        self,
+        rate: float = 15.0,
+        burst: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.rate, self.burst = rate, burst
+        self.clock = clock
         self.tokens = burst
-        self.stamp = time.monotonic()
+        self.stamp = clock()
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
@@ -69,8 +81,11 @@ class SocketConnection:
                 raise ConnectionGone from exc
 
 
-class ConnectionGone(Exception):
-    """The browser closed its socket while we were sending to it."""
+def parse_width(text: str | None) -> int:
+    """The ``width`` query parameter: a few ASCII digits, else the default of 800."""
+    if text and len(text) <= 5 and text.isascii() and text.isdecimal():
+        return snap_width(int(text))
+    return 800
 
 
 def pick_lang(*candidates: str | None) -> str:
@@ -86,7 +101,13 @@ def request_lang(request: Request) -> str:
 
 
 def error_response(error: UserError, lang: str, status: int = 400) -> JSONResponse:
-    statuses = {"unknown_table": 404, "unknown_match": 404, "match_running": 403}
+    statuses = {
+        "unknown_table": 404,
+        "unknown_match": 404,
+        "match_running": 403,
+        "unavailable": 503,
+        "too_large": 413,
+    }
     return JSONResponse(
         {"error": error.code, "message": error.message(lang)},
         status_code=statuses.get(error.code, status),
@@ -139,10 +160,15 @@ def create_app(
     bot_delay: float = 0.5,
     rate: float = 15.0,
     burst: float = 30.0,
+    allow_seeds: bool = False,
 ) -> FastAPI:
-    """The whole web app over one SQLite file; tables are rebuilt from it on start."""
+    """The whole web app over one SQLite file; tables are rebuilt from it on start.
+
+    ``allow_seeds`` is for tests only: clients may then choose the seed of a table's first
+    match, which makes its deal predictable to whoever chose it.
+    """
     store = Store(db_path)
-    hub = Hub(store, bot_delay=bot_delay)
+    hub = Hub(store, bot_delay=bot_delay, allow_seeds=allow_seeds)
     hub.load()
 
     @asynccontextmanager
@@ -154,6 +180,13 @@ def create_app(
     app = FastAPI(title="draw-dominoes", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    async def server_fault(request: Request, exc: Exception) -> Response:
+        """A bug or a failed write: a clear message (the server logs the details)."""
+        fault = UserError("internal")
+        return error_response(fault, request_lang(request), status=500)
+
+    app.add_exception_handler(Exception, server_fault)
 
     # ------------------------------------------------------------ pages
 
@@ -211,11 +244,20 @@ def create_app(
         return {"offered": list(bots.OFFERED)}
 
     async def body_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_MESSAGE_BYTES:
-            raise UserError("too_large", limit=MAX_MESSAGE_BYTES)
+        """The JSON object of a small request body; larger bodies are refused unread."""
+        declared = request.headers.get("content-length")
+        if declared is not None:
+            if not (declared.isascii() and declared.isdecimal()):
+                raise UserError("bad_request")
+            if int(declared) > MAX_MESSAGE_BYTES:
+                raise UserError("too_large", limit=MAX_MESSAGE_BYTES)
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_MESSAGE_BYTES:
+                raise UserError("too_large", limit=MAX_MESSAGE_BYTES)
         try:
-            data = json.loads(raw or b"{}")
+            data = json.loads(bytes(raw) or b"{}")
         except ValueError:
             raise UserError("bad_json") from None
         if not isinstance(data, dict):
@@ -304,7 +346,7 @@ def create_app(
         await socket.accept()
         params = socket.query_params
         lang = pick_lang(params.get("lang"), socket.cookies.get("lang"))
-        width = snap_width(int(params["width"]) if params.get("width", "").isdigit() else 800)
+        width = parse_width(params.get("width"))
         try:
             table = hub.get(table_id)
         except UserError as error:
@@ -364,6 +406,19 @@ def create_app(
                             "id": request_id,
                             "code": error.code,
                             "message": error.message(conn.lang),
+                        }
+                    )
+                except ConnectionGone:
+                    raise
+                except Exception:  # a server fault: log it, tell the client, keep the socket
+                    log.exception("table %s: a message could not be handled", table.id)
+                    fault = UserError("internal")
+                    await conn.send(
+                        {
+                            "type": "error",
+                            "id": request_id,
+                            "code": fault.code,
+                            "message": fault.message(conn.lang),
                         }
                     )
         except (WebSocketDisconnect, ConnectionGone):

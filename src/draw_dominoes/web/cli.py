@@ -28,7 +28,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=15.0,
         metavar="N",
-        help="messages a second each connection may send (bursts of twice that)",
+        help="messages a second each connection may send",
+    )
+    parser.add_argument(
+        "--burst",
+        type=float,
+        default=None,
+        metavar="N",
+        help="messages a connection may send at once (default: twice --rate)",
+    )
+    parser.add_argument(
+        "--allow-seeds",
+        action="store_true",
+        help="for tests only: let clients choose a table's seed, so its deal is predictable",
     )
 
 
@@ -45,7 +57,14 @@ def run(args: argparse.Namespace) -> int:
 
     db = Path(args.db) if args.db else default_db()
     db.parent.mkdir(parents=True, exist_ok=True)
-    app = create_app(db, bot_delay=args.bot_delay, rate=args.rate, burst=2 * args.rate)
+    burst = 2 * args.rate if args.burst is None else args.burst
+    app = create_app(
+        db,
+        bot_delay=args.bot_delay,
+        rate=args.rate,
+        burst=burst,
+        allow_seeds=args.allow_seeds,
+    )
     print(f"draw-dominoes: http://{args.host}:{args.port}/  (database {db})", flush=True)
     uvicorn.run(
         app,

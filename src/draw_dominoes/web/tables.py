@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import json
+import logging
 import re
 import secrets
 import time
@@ -18,11 +20,13 @@ from ..actions import Action, Draw, IllegalActionError, Pass, Place, parse_actio
 from ..i18n import explain_outcome, translate
 from ..line import Line
 from ..match import Match
-from ..round import Round, new_seed
+from ..round import Round
 from ..view import PlayerView
-from .store import SeatRow, Store, hash_token
+from .store import SeatRow, Store, TableRow, hash_token
 
-__all__ = ["Connection", "Hub", "Table", "UserError"]
+__all__ = ["Connection", "ConnectionGone", "Hub", "Table", "UserError", "fresh_seed"]
+
+log = logging.getLogger(__name__)
 
 HOST_SEAT = 0
 NAME_PATTERN = re.compile(r"^[^\x00-\x1f\x7f<>]{1,24}$")
@@ -39,6 +43,15 @@ class UserError(Exception):
 
     def message(self, lang: str) -> str:
         return translate(f"web.error_{self.code}", lang, **self.values)
+
+
+class ConnectionGone(ConnectionError):
+    """The browser closed its socket while we were sending to it."""
+
+
+def fresh_seed() -> int:
+    """An independent, unpredictable seed for one match: no record gives away another's."""
+    return secrets.randbits(63)
 
 
 class Connection(Protocol):
@@ -69,7 +82,8 @@ class Table:
 
     id: str
     players: int
-    base_seed: int
+    first_seed: int
+    """The seed of match 0 (fresh, or chosen by a test client); later matches get fresh ones."""
     created: float
     seats: list[Seat]
     matches: list[Match] = field(default_factory=list)
@@ -91,7 +105,10 @@ class Table:
         return "over" if match.is_over else "playing"
 
     def seed_of(self, number: int) -> int:
-        return self.base_seed + number
+        """The seed match ``number`` was dealt from (each match has its own, R21)."""
+        seed = self.matches[number].seed
+        assert seed is not None
+        return seed
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
@@ -181,35 +198,62 @@ class Hub:
         *,
         bot_delay: float = 0.5,
         executor: Executor | None = None,
-        seed_source: Callable[[], int] = new_seed,
+        allow_seeds: bool = False,
+        retry_delay: float = 1.0,
+        max_retry_delay: float = 60.0,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
-        self.seed_source = seed_source
+        self.allow_seeds = allow_seeds
+        """Testing only: clients may choose the seed of a table's first match (and rematches)."""
+        self.retry_delay, self.max_retry_delay = retry_delay, max_retry_delay
         self.tables: dict[str, Table] = {}
-        self._background: set[asyncio.Task[None]] = set()
+        self.unavailable: dict[str, str] = {}
+        """Stored tables that could not be rebuilt, with the reason; their rows stay untouched."""
 
     # ------------------------------------------------------------ loading
 
     def load(self) -> None:
-        """Rebuild every table from the database by replaying its match records."""
+        """Rebuild every table from the database by replaying its match records.
+
+        A table whose rows cannot be rebuilt is logged and reported as unavailable; the
+        others load as usual, and nothing stored is changed or deleted.
+        """
         for row in self.store.load_all():
-            table = Table(
-                id=row.id,
-                players=row.players,
-                base_seed=row.base_seed,
-                created=row.created,
-                seats=[Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
-            )
-            for match_row in row.matches:
-                game = record.loads(match_row.record)
-                if not isinstance(game, Match):
-                    raise record.RecordError(f"table {row.id}: a stored record is not a match")
-                table.matches.append(game)
-            if table.match is not None:
-                table.seq = action_count(table.match)
+            try:
+                table = self._rebuild(row)
+            except Exception as exc:  # a damaged row: whatever replaying it raised
+                self.unavailable[row.id] = f"{type(exc).__name__}: {exc}"
+                log.exception("table %s cannot be loaded; it is left as stored", row.id)
+                continue
             self.tables[table.id] = table
+
+    @staticmethod
+    def _rebuild(row: TableRow) -> Table:
+        if type(row.players) is not int or not 2 <= row.players <= 4:
+            raise ValueError(f"bad player count {row.players!r}")
+        if [s.seat for s in row.seats] != list(range(row.players)):
+            raise ValueError("the seats do not match the player count")
+        table = Table(
+            id=row.id,
+            players=row.players,
+            first_seed=row.base_seed,
+            created=row.created,
+            seats=[Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
+        )
+        for expected, match_row in enumerate(row.matches):
+            if match_row.number != expected:
+                raise ValueError(f"match {expected} is missing")
+            game = record.loads(match_row.record)
+            if not isinstance(game, Match):
+                raise record.RecordError("a stored record is not a match")
+            if game.players != row.players:
+                raise record.RecordError("a stored record has another player count")
+            table.matches.append(game)
+        if table.match is not None:
+            table.seq = action_count(table.match)
+        return table
 
     def resume_bots(self) -> None:
         """After a restart, bots whose turn it is move again (needs a running event loop)."""
@@ -221,8 +265,18 @@ class Hub:
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise UserError("unknown_table")
+            raise UserError("unavailable" if table_id in self.unavailable else "unknown_table")
         return table
+
+    def _seed_from(self, seed: object) -> int:
+        """A fresh seed, or (only on a server started to allow it, for tests) the client's."""
+        if seed is None:
+            return fresh_seed()
+        if not self.allow_seeds:
+            raise UserError("seeds_disabled")
+        if type(seed) is int and 0 <= seed < 2**62:
+            return seed
+        raise UserError("bad_request")
 
     def create_table(
         self, players: object, host_name: object, bot_levels: object, seed: object = None
@@ -247,17 +301,15 @@ class Hub:
         extra = set(bot_levels) - {str(n) for n in range(1, players)}
         if extra:
             raise UserError("bad_seat")
-        if seed is None:
-            base_seed = self.seed_source()
-        elif type(seed) is int and 0 <= seed < 2**62:
-            base_seed = seed
-        else:
-            raise UserError("bad_request")
+        first_seed = self._seed_from(seed)
         token = secrets.token_urlsafe(18)
         seats[0].token_hash = hash_token(token)
-        table = Table(secrets.token_urlsafe(6), players, base_seed, time.time(), seats)
+        table_id = secrets.token_urlsafe(6)
+        while table_id in self.tables or table_id in self.unavailable:
+            table_id = secrets.token_urlsafe(6)
+        table = Table(table_id, players, first_seed, time.time(), seats)
         self.store.create_table(
-            table.id, players, base_seed, table.created, [s.row() for s in seats]
+            table.id, players, first_seed, table.created, [s.row() for s in seats]
         )
         self.tables[table.id] = table
         return table, token
@@ -276,10 +328,17 @@ class Hub:
                 raise UserError("no_open_seat")
             seat = open_seats[0]
             token = secrets.token_urlsafe(18)
-            seat.kind, seat.name, seat.token_hash = "human", display, hash_token(token)
-            self.store.save_seat(table.id, seat.row())
+            taken = dataclasses.replace(
+                seat, kind="human", name=display, token_hash=hash_token(token)
+            )
+            self._save_seat(table, taken)
         await self.broadcast(table)
         return seat.seat, token
+
+    def _save_seat(self, table: Table, seat: Seat) -> None:
+        """Store a changed seat, then make it current: a failed write changes nothing."""
+        self.store.save_seat(table.id, seat.row())
+        table.seats[seat.seat] = seat
 
     # ------------------------------------------------------------ intents
 
@@ -305,7 +364,7 @@ class Hub:
         if kind == "start":
             await self.start(table, conn.seat)
         elif kind == "rematch":
-            await self.rematch(table, conn.seat)
+            await self.rematch(table, conn.seat, message.get("seed"))
         elif kind == "seat":
             await self.configure_seat(table, conn.seat, message)
         elif kind == "rename":
@@ -357,22 +416,23 @@ class Hub:
                 raise UserError("already_started")
             if any(s.kind == "open" for s in table.seats):
                 raise UserError("seats_open")
-            self._new_match(table)
+            self._new_match(table, table.first_seed)
         await self.broadcast(table, announce=lambda lang: translate("web.announce_start", lang))
         self._schedule_bots(table)
 
-    async def rematch(self, table: Table, seat: int) -> None:
+    async def rematch(self, table: Table, seat: int, seed: object = None) -> None:
         async with table.lock:
             if table.status != "over":
                 raise UserError("not_over")
-            self._new_match(table)
+            self._new_match(table, self._seed_from(seed))
         await self.broadcast(table, announce=lambda lang: translate("web.announce_rematch", lang))
         self._schedule_bots(table)
 
-    def _new_match(self, table: Table) -> None:
+    def _new_match(self, table: Table, seed: int) -> None:
+        """Deal a new match from its own seed (never derived from an earlier match's, R21)."""
         number = len(table.matches)
-        match = Match.new(table.players, seed=table.seed_of(number))
-        self.store.save_match(table.id, number, table.seed_of(number), record_text(match))
+        match = Match.new(table.players, seed=seed)
+        self.store.save_match(table.id, number, seed, record_text(match))
         table.matches.append(match)
         table.seq = 0
 
@@ -391,20 +451,19 @@ class Hub:
             if chosen.kind == "human":
                 raise UserError("seat_taken")
             if level is None:
-                chosen.kind, chosen.name, chosen.level = "open", "", None
-            elif level in bots.OFFERED:
-                chosen.kind, chosen.level = "bot", level
-                chosen.name = f"Bot {target + 1} ({level})"
+                changed = dataclasses.replace(chosen, kind="open", name="", level=None)
+            elif isinstance(level, str) and level in bots.OFFERED:
+                name = f"Bot {target + 1} ({level})"
+                changed = dataclasses.replace(chosen, kind="bot", name=name, level=level)
             else:
                 raise UserError("bad_level", level=str(level)[:20])
-            self.store.save_seat(table.id, chosen.row())
+            self._save_seat(table, changed)
         await self.broadcast(table)
 
     async def rename(self, table: Table, seat: int, name: object) -> None:
         display = check_name(name)
         async with table.lock:
-            table.seats[seat].name = display
-            self.store.save_seat(table.id, table.seats[seat].row())
+            self._save_seat(table, dataclasses.replace(table.seats[seat], name=display))
         await self.broadcast(table)
 
     # ------------------------------------------------------------ bots
@@ -419,33 +478,62 @@ class Hub:
         table.bot_task = task
 
     async def _run_bots(self, table: Table) -> None:
-        """Play bot turns until a human is to move; bots think in worker threads."""
-        loop = asyncio.get_running_loop()
+        """Play bot turns until a human is to move; bots think in worker threads.
+
+        A failing turn (a bot error, a refused database write) is logged, reported to the
+        table's clients and tried again after a growing pause: the table never freezes.
+        """
+        failures = 0
         try:
             while True:
-                match = table.match
-                if match is None or match.is_over:
-                    return
-                seat = match.current_player
-                bot_seat = table.seats[seat]
-                if bot_seat.kind != "bot" or bot_seat.level is None:
-                    return
-                round_start = bool(match.rounds) and not match.current_round.history
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay * (4 if round_start else 1))
-                seq = table.seq
-                view = match.view(seat)
-                seed = _bot_seed(table.seed_of(len(table.matches) - 1), seq, seat)
-                action = await loop.run_in_executor(
-                    self.executor, decide, bot_seat.level, seed, view
-                )
-                async with table.lock:
-                    if table.match is not match or table.seq != seq:
-                        continue
-                    self._apply(table, seat, action)
-                await self._after_action_bot(table, seat, action)
+                try:
+                    if not await self._bot_turn(table):
+                        return
+                    failures = 0
+                except Exception:  # anything a bot or the database raised: retry below
+                    failures += 1
+                    log.exception("table %s: bot turn failed (attempt %d)", table.id, failures)
+                    await self._report_error(table, "bot_failed")
+                    await asyncio.sleep(
+                        min(self.max_retry_delay, self.retry_delay * 2 ** (failures - 1))
+                    )
         finally:
             table.bot_task = None
+
+    async def _bot_turn(self, table: Table) -> bool:
+        """One bot move if a bot is to move; False when it is nobody's or a person's turn."""
+        match = table.match
+        if match is None or match.is_over:
+            return False
+        seat = match.current_player
+        bot_seat = table.seats[seat]
+        if bot_seat.kind != "bot" or bot_seat.level is None:
+            return False
+        round_start = bool(match.rounds) and not match.current_round.history
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay * (4 if round_start else 1))
+        seq = table.seq
+        view = match.view(seat)
+        seed = _bot_seed(table.seed_of(len(table.matches) - 1), seq, seat)
+        loop = asyncio.get_running_loop()
+        action = await loop.run_in_executor(self.executor, decide, bot_seat.level, seed, view)
+        async with table.lock:
+            if table.match is not match or table.seq != seq:
+                return True
+            self._apply(table, seat, action)
+        await self._after_action_bot(table, seat, action)
+        return True
+
+    async def _report_error(self, table: Table, code: str) -> None:
+        """Tell everyone at the table that something went wrong on the server."""
+        error = UserError(code)
+        sends = [
+            self._send_quietly(
+                table, conn, {"type": "error", "code": code, "message": error.message(conn.lang)}
+            )
+            for conn in list(table.connections)
+        ]
+        await asyncio.gather(*sends, return_exceptions=True)
 
     async def _after_action_bot(self, table: Table, seat: int, action: Action) -> None:
         name = table.seats[seat].name
@@ -468,9 +556,11 @@ class Hub:
         await asyncio.gather(*sends)
 
     async def _send_quietly(self, table: Table, conn: Connection, message: dict[str, Any]) -> None:
+        """A vanished client is dropped without stopping the others; any other error is a
+        bug, and it propagates."""
         try:
             await conn.send(message)
-        except Exception:  # a vanished client must not stop the others
+        except ConnectionError:
             table.connections.discard(conn)
 
     def state_for(self, table: Table, conn: Connection) -> dict[str, Any]:

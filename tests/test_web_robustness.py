@@ -1,0 +1,441 @@
+"""The web app under faults: unpredictable seeds, failing bots and writes, damaged records."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import socket
+import sqlite3
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from draw_dominoes import Match, bots, record
+from draw_dominoes.actions import Action
+from draw_dominoes.view import PlayerView
+from draw_dominoes.web.app import MAX_MESSAGE_BYTES, parse_width
+from draw_dominoes.web.store import Store
+from draw_dominoes.web.tables import Hub, Table, UserError
+from test_web_support import Client, InProcessServer, Server, play_until
+
+# ------------------------------------------------------------------ helpers
+
+
+class Recorder:
+    """A connection (``tables.Connection``) that keeps everything it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.lang = "en"
+        self.width = 800
+        self.messages: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+    def errors(self) -> list[str]:
+        return [m["code"] for m in self.messages if m["type"] == "error"]
+
+
+class Vanished(Recorder):
+    """A browser that has gone away: every send fails as a closed socket does."""
+
+    async def send(self, message: dict[str, Any]) -> None:
+        raise ConnectionResetError("the peer closed the connection")
+
+
+class Broken(Recorder):
+    """A connection with a bug in its sending code (not a network problem)."""
+
+    async def send(self, message: dict[str, Any]) -> None:
+        raise TypeError("Object of type set is not JSON serializable")
+
+
+async def until(condition: Callable[[], bool], what: str, limit: float = 60) -> None:
+    """Wait (without blocking the event loop) until ``condition()`` holds."""
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    try:
+        await asyncio.wait_for(poll(), limit)
+    except TimeoutError:
+        raise AssertionError(f"gave up waiting: {what}") from None
+
+
+def run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(body())
+
+
+def first_deal(match: Match) -> Any:
+    first = match.rounds[0] if match.rounds else match.current_round
+    return first.deal
+
+
+def bots_done(table: Table) -> Callable[[], bool]:
+    return lambda: table.bot_task is None
+
+
+def human_leads(seed: int, players: int = 2) -> bool:
+    return Match.new(players, seed=seed).first_leader == 0
+
+
+# ------------------------------------------------------------------ R21: seeds
+
+
+@pytest.mark.parametrize("allow_seeds", [False, True])
+def test_a_finished_record_does_not_give_away_the_rematch_deal(
+    tmp_path: Path, allow_seeds: bool
+) -> None:
+    """R21: the seed in a downloaded record rebuilds that match only, never the next one."""
+    server = InProcessServer(tmp_path / "seeds.sqlite3", allow_seeds=allow_seeds).start()
+    try:
+        seed = 4321 if allow_seeds else None
+        table = server.create_table(2, "Ann", {"1": "random"}, seed=seed)
+        ann = Client(server, table["table_id"], table["token"])
+        ann.recv()
+        assert ann.reply_to(ann.send({"type": "start"}))["type"] == "ok"
+        play_until([ann], random.Random(3), lambda: ann.state["table"]["status"] == "over")
+        downloaded = server.get(f"/api/tables/{table['table_id']}/matches/0/record").text
+        seed0 = json.loads(downloaded)["seed"]
+        if allow_seeds:
+            assert seed0 == seed  # the test client's seed deals the first match
+        assert ann.reply_to(ann.send({"type": "rematch"}))["type"] == "ok"
+        assert server.hub is not None
+        live: Table = server.hub.tables[table["table_id"]]
+        rematch = live.matches[1]
+        deal = first_deal(rematch)
+        for k in range(-200, 201):
+            guess = Match.new(2, seed=seed0 + k)
+            assert guess.current_round.deal != deal, f"seed {seed0} + {k} rebuilds the rematch"
+            assert guess.current_round.deal[1] != deal[1]  # not even the boneyard order
+        assert rematch.seed is not None and abs(rematch.seed - seed0) > 2**32
+        # The rematch replays from its own stored seed after a restart.
+        stored = Store(server.db).load_all()
+        assert [m.seed for m in stored[0].matches] == [seed0, rematch.seed]
+        ann.close()
+    finally:
+        server.stop()
+
+
+def test_without_the_testing_option_a_client_cannot_choose_seeds(tmp_path: Path) -> None:
+    server = InProcessServer(tmp_path / "noseeds.sqlite3").start()
+    try:
+        refused = server.post("/api/tables", {"players": 2, "name": "Ann", "seed": 5})
+        assert refused.status_code == 400
+        assert refused.json()["error"] == "seeds_disabled" and refused.json()["message"]
+        assert server.hub is not None and not server.hub.tables  # nothing was created
+        table = server.create_table(2, "Ann", {"1": "random"})
+        ann = Client(server, table["table_id"], table["token"])
+        ann.recv()
+        assert ann.reply_to(ann.send({"type": "start"}))["type"] == "ok"
+        play_until([ann], random.Random(4), lambda: ann.state["table"]["status"] == "over")
+        reply = ann.reply_to(ann.send({"type": "rematch", "seed": 5}))
+        assert reply["type"] == "error" and reply["code"] == "seeds_disabled"
+        assert len(server.hub.tables[table["table_id"]].matches) == 1
+        ann.close()
+    finally:
+        server.stop()
+
+
+def test_each_match_gets_an_independent_fresh_seed(tmp_path: Path) -> None:
+    async def body() -> None:
+        hub = Hub(Store(tmp_path / "fresh.sqlite3"), bot_delay=0)
+        seeds = set()
+        for _ in range(20):
+            table, _ = hub.create_table(2, "Ann", {"1": "random"})
+            await hub.start(table, 0)
+            seeds.add(table.seed_of(0))
+        assert len(seeds) == 20 and all(0 <= s < 2**63 for s in seeds)
+        ordered = sorted(seeds)
+        assert min(b - a for a, b in itertools.pairwise(ordered)) > 1000
+        for table in hub.tables.values():  # let the bots finish their turns
+            await until(bots_done(table), "bots done")
+        hub.executor.shutdown()
+        hub.store.close()
+
+    run(body)
+
+
+# ------------------------------------------------------------------ bots that fail
+
+FLAKY = "flaky-test-bot"
+
+
+@pytest.fixture
+def flaky_bot() -> Iterator[list[int]]:
+    """A test-only bot that raises on its first decision and plays greedy after that."""
+    calls: list[int] = []
+
+    class Flaky:
+        name = FLAKY
+
+        def __init__(self, seed: int) -> None:
+            self.inner = bots.create("greedy", seed=seed)
+
+        def choose(self, view: PlayerView) -> Action:
+            calls.append(view.player)
+            if len(calls) == 1:
+                raise RuntimeError("the bot fell over")
+            return self.inner.choose(view)
+
+    bots.register(FLAKY, lambda seed=0, **_: Flaky(seed))
+    yield calls
+    bots._REGISTRY.pop(FLAKY)
+    bots.NAMES.remove(FLAKY)
+    bots.OFFERED.remove(FLAKY)
+
+
+async def play_with_bot(hub: Hub, table: Table, ann: Recorder, moves: int) -> None:
+    """Ann plays the first legal action on her turns until the bot has moved ``moves`` times."""
+    rng = random.Random(1)
+
+    def bot_moves() -> int:
+        match = table.match
+        assert match is not None
+        history = [seat for r in match.rounds for seat, _ in r.history]
+        if not match.is_over:
+            history += [seat for seat, _ in match.current_round.history]
+        return history.count(1)
+
+    while bot_moves() < moves and table.status == "playing":
+        match = table.match
+        assert match is not None
+        if match.current_player == 0:
+            await hub.act(table, 0, str(rng.choice(match.legal_actions())))
+        else:
+            await asyncio.sleep(0.005)
+
+
+def test_a_bot_that_raises_is_retried_and_the_table_goes_on(
+    tmp_path: Path, flaky_bot: list[int]
+) -> None:
+    async def body() -> None:
+        hub = Hub(Store(tmp_path / "flaky.sqlite3"), bot_delay=0, retry_delay=0.01)
+        table, _ = hub.create_table(2, "Ann", {"1": FLAKY})
+        ann, watcher = Recorder(0), Recorder(None)
+        table.connections |= {ann, watcher}
+        await hub.start(table, 0)
+        await asyncio.wait_for(play_with_bot(hub, table, ann, moves=5), 120)
+        assert len(flaky_bot) >= 6  # the failed decision, then five moves
+        for conn in (ann, watcher):  # everybody at the table heard about the failure
+            assert conn.errors() == ["bot_failed"]
+            error = next(m for m in conn.messages if m["type"] == "error")
+            assert error["message"] == UserError("bot_failed").message("en")
+        hub.executor.shutdown()
+        hub.store.close()
+
+    run(body)
+
+
+def test_a_refused_database_write_does_not_stop_the_bots(tmp_path: Path) -> None:
+    """The database turns read-only while the bot is to move; once writable, it moves."""
+
+    async def body() -> None:
+        store = Store(tmp_path / "readonly.sqlite3")
+        hub = Hub(store, bot_delay=0, retry_delay=0.01, max_retry_delay=0.05)
+        seed = next(s for s in range(100) if human_leads(s))
+        hub.allow_seeds = True
+        table, _ = hub.create_table(2, "Ann", {"1": "greedy"}, seed)
+        ann = Recorder(0)
+        table.connections.add(ann)
+        await hub.start(table, 0)
+        match = table.match
+        assert match is not None and match.current_player == 0
+        opening = next(a for a in match.legal_actions() if str(a) != "draw")
+        await hub.act(table, 0, str(opening))
+        # Before the bot's task first runs, the file refuses every write.
+        store._db.execute("PRAGMA query_only = ON")
+        await until(lambda: len(ann.errors()) >= 2, "the failed bot turns are reported")
+        assert table.seq == 1  # nothing was applied that is not on disk
+        store._db.execute("PRAGMA query_only = OFF")
+        await until(lambda: table.seq >= 2, "the bot moves once the database is writable")
+        assert set(ann.errors()) == {"bot_failed"}
+        stored = Store(tmp_path / "readonly.sqlite3").load_all()[0].matches[0].record
+        reloaded = record.loads(stored)
+        assert isinstance(reloaded, Match) and table.match is not None
+        assert reloaded.current_round.history == table.match.current_round.history
+        hub.executor.shutdown()
+        store.close()
+
+    run(body)
+
+
+# ------------------------------------------------------------------ damaged records
+
+
+def make_two_tables(db: Path) -> tuple[str, str]:
+    async def body() -> tuple[str, str]:
+        hub = Hub(Store(db), bot_delay=0, allow_seeds=True)
+        ids = []
+        for seed in (11, 12):
+            table, _ = hub.create_table(2, "Ann", {"1": "greedy"}, seed)
+            await hub.start(table, 0)
+            await play_with_bot(hub, table, Recorder(0), moves=2)
+            await until(bots_done(table), "bots done")
+            ids.append(table.id)
+        hub.executor.shutdown()
+        hub.store.close()
+        return ids[0], ids[1]
+
+    return asyncio.run(body())
+
+
+def test_one_damaged_record_leaves_the_other_tables_playable(tmp_path: Path) -> None:
+    db = tmp_path / "damaged.sqlite3"
+    good, bad = make_two_tables(db)
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE matches SET record = substr(record, 1, 60) WHERE table_id = ?", (bad,))
+    with sqlite3.connect(db) as raw:
+        damaged = raw.execute("SELECT * FROM matches WHERE table_id = ?", (bad,)).fetchall()
+
+    hub = Hub(Store(db), bot_delay=0)
+    hub.load()
+    assert set(hub.tables) == {good} and set(hub.unavailable) == {bad}
+    with pytest.raises(UserError) as refused:
+        hub.get(bad)
+    assert refused.value.code == "unavailable"
+    hub.store.close()
+
+    # A real server starts on that file, serves the good table and reports the bad one.
+    server = Server(db).start()
+    try:
+        assert server.get(f"/api/tables/{good}").status_code == 200
+        response = server.get(f"/api/tables/{bad}")
+        assert response.status_code == 503 and response.json()["error"] == "unavailable"
+        watcher = Client(server, bad, None)
+        assert watcher.recv()["code"] == "unavailable"
+        watcher.close()
+        created = server.create_table(2, "Bea", {"1": "random"})
+        assert created["table_id"] not in (good, bad)
+    finally:
+        server.stop()
+    with sqlite3.connect(db) as raw:  # kept exactly as it was: nothing deleted or rewritten
+        assert raw.execute("SELECT * FROM matches WHERE table_id = ?", (bad,)).fetchall() == (
+            damaged
+        )
+        assert raw.execute("SELECT count(*) FROM tables WHERE id = ?", (bad,)).fetchone() == (1,)
+
+
+# ------------------------------------------------------------------ WebSocket errors
+
+
+def test_width_parameters_that_are_not_plain_numbers_fall_back_to_the_default() -> None:
+    assert parse_width("640") == 640 and parse_width("700") == 640
+    for text in ("²", "٣٠٠", "9" * 5000, "", None, "-5", "1e3", "800px"):
+        assert parse_width(text) == 800, text
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[InProcessServer]:
+    running = InProcessServer(tmp_path / "live.sqlite3").start()
+    yield running
+    running.stop()
+
+
+def test_odd_width_parameters_still_get_a_table(live: InProcessServer) -> None:
+    table = live.create_table(2, "Ann", {})
+    for width in ("%C2%B2", "9" * 5000, "%D9%A3"):
+        client = Client(live, table["table_id"], table["token"], extra=f"&width={width}")
+        state = client.recv()
+        assert state["type"] == "state" and state["you"] == 0
+        client.close()
+
+
+def test_a_failing_write_leaves_seats_unchanged_and_the_socket_open(
+    live: InProcessServer,
+) -> None:
+    """A server fault gets a generic error on the same socket; memory is as before (R8)."""
+    table = live.create_table(3, "Ann", {"2": "greedy"})
+    table_id = table["table_id"]
+    host = Client(live, table_id, table["token"])
+    host.recv()
+    assert live.hub is not None
+    seats_before = [dict(s) for s in host.state["table"]["seats"]]
+    live.hub.store.close()  # every write from now on fails
+
+    for message in (
+        {"type": "rename", "name": "Hostess"},
+        {"type": "seat", "seat": 1, "level": "random"},
+        {"type": "seat", "seat": 2, "level": None},
+    ):
+        reply = host.reply_to(host.send(message))
+        assert reply["type"] == "error" and reply["code"] == "internal", reply
+        assert reply["message"] == UserError("internal").message("en")
+    joined = live.post(f"/api/tables/{table_id}/join", {"name": "Bea"})
+    assert joined.status_code == 500 and joined.json()["error"] == "internal"
+
+    host.send({"type": "ping"})
+    assert host.wait_for(lambda m: m["type"] == "pong")  # still connected
+    host.send({"type": "hello"})
+    state = host.wait_for(lambda m: m["type"] == "state")
+    assert state["table"]["seats"] == seats_before
+    seats = live.hub.tables[table_id].seats
+    assert [(s.kind, s.name, s.level, s.token_hash is None) for s in seats] == [
+        ("human", "Ann", None, False),
+        ("open", "", None, True),
+        ("bot", "Bot 3 (greedy)", "greedy", True),
+    ]
+    host.close()
+
+
+def raw_request(server: Server, head: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    """Send a request's head and only part of its body; read the answer that comes anyway."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as conn:
+        conn.sendall(head.encode() + body)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += conn.recv(65536)
+        head_part, _, rest = answer.partition(b"\r\n\r\n")
+        length = int(
+            next(
+                line.split(b":")[1]
+                for line in head_part.split(b"\r\n")
+                if line.lower().startswith(b"content-length")
+            )
+        )
+        while len(rest) < length:
+            rest += conn.recv(65536)
+    return int(head_part.split(b" ")[1]), json.loads(rest)
+
+
+def test_large_bodies_are_refused_before_they_are_read(live: InProcessServer) -> None:
+    """The server answers while most of the body has not even been sent."""
+    head = "POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    status, data = raw_request(live, head + "Content-Length: 100000000\r\n\r\n", b'{"pl')
+    assert status == 413 and data["error"] == "too_large"
+    chunk = b" " * (MAX_MESSAGE_BYTES + 100)
+    status, data = raw_request(
+        live,
+        head + "Transfer-Encoding: chunked\r\n\r\n",
+        f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n",  # and no end of the body
+    )
+    assert status == 413 and data["error"] == "too_large"
+    assert live.hub is not None and not live.hub.tables
+
+
+# ------------------------------------------------------------------ sending
+
+
+def test_only_vanished_clients_are_dropped_and_send_bugs_surface(tmp_path: Path) -> None:
+    async def body() -> None:
+        hub = Hub(Store(tmp_path / "send.sqlite3"), bot_delay=0)
+        table, _ = hub.create_table(2, "Ann", {})
+        fine, gone, broken = Recorder(0), Vanished(None), Broken(None)
+        table.connections |= {fine, gone}
+        await hub.broadcast(table)
+        assert table.connections == {fine} and fine.messages[-1]["type"] == "state"
+        table.connections.add(broken)
+        with pytest.raises(TypeError):
+            await hub.broadcast(table)
+        assert table.connections == {fine, broken}  # a bug is not a departure
+        assert len(fine.messages) == 2  # the others were still sent their state
+        hub.executor.shutdown()
+        hub.store.close()
+
+    run(body)
