@@ -231,6 +231,22 @@ def test_cli_writes_table_json_and_chart(
     assert svg.read_text().lstrip().startswith(("<?xml", "<svg"))
 
 
+def test_cli_reports_a_stopped_run_without_playing_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.jsonl"
+    common = ["tournament", "--bots", "greedy,random", "--out", str(out), "--seed", "2"]
+    assert main([*common, "--matches", "4", "--backend", "serial", "--no-progress"]) == 0
+    capsys.readouterr()
+    before = out.read_bytes()
+    assert main([*common, "--matches", "40", "--report-only"]) == 0
+    assert "4 matches" in capsys.readouterr().out
+    assert out.read_bytes() == before
+    missing = tmp_path / "none.jsonl"
+    assert main([*common[:-4], "--out", str(missing), "--seed", "2", "--report-only"]) == 2
+    assert "no results file" in capsys.readouterr().err and not missing.exists()
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

@@ -60,6 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, default=None, help="write the report as JSON here")
     parser.add_argument("--chart", type=Path, default=None, help="write a PNG or SVG chart here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="play nothing: report the games already in --out (e.g. of a stopped run)",
+    )
 
 
 def parse_option(text: str) -> tuple[str, str, Any]:
@@ -90,7 +95,13 @@ def tables_for(names: list[str], players: int) -> list[tuple[str, ...]]:
 
 def run(args: argparse.Namespace) -> int:
     from .report import format_table, write_chart, write_json
-    from .runner import ResultsFileError, Tournament, run_tournament, seat_permutations
+    from .runner import (
+        ResultsFileError,
+        Tournament,
+        load_results,
+        run_tournament,
+        seat_permutations,
+    )
     from .stats import summarize
 
     try:
@@ -120,14 +131,20 @@ def run(args: argparse.Namespace) -> int:
             f"-> {args.out}",
             file=sys.stderr,
         )
-        records = run_tournament(
-            tournament,
-            args.out,
-            backend=args.backend,
-            workers=args.workers,
-            address=args.address,
-            progress=not args.no_progress,
-        )
+        if args.report_only:
+            if not args.out.exists():
+                raise ValueError(f"there is no results file {args.out} to report on")
+            finished = load_results(args.out, tournament)
+            records = [finished[g.key] for g in tournament.games() if g.key in finished]
+        else:
+            records = run_tournament(
+                tournament,
+                args.out,
+                backend=args.backend,
+                workers=args.workers,
+                address=args.address,
+                progress=not args.no_progress,
+            )
     except (ValueError, ResultsFileError) as exc:
         print(f"draw-dominoes tournament: error: {exc}", file=sys.stderr)
         return 2
