@@ -44,26 +44,32 @@ def new_seed() -> int:
 EMPTY: Final = 49
 
 
-def _placements_at(end: int, value: int, extra: list[Action]) -> dict[int, list[Action]]:
-    """Each subset of the seven tiles showing ``value`` -> its placements at ``end`` + ``extra``."""
-    tiles = [t for t in ALL_TILES if value in (t.low, t.high)]
-    return {
-        sum(t.bit for i, t in enumerate(tiles) if subset >> i & 1): [
-            Place(t, end) for i, t in enumerate(tiles) if subset >> i & 1
-        ]
-        + extra
-        for subset in range(1 << len(tiles))
-    }
+def _placement_table(
+    tiles: Sequence[Tile], end: int | None, extra: Sequence[Action] = ()
+) -> dict[int, list[Action]]:
+    """Each subset of ``tiles`` (as a bitmask) -> its placements at ``end``, then ``extra``."""
+    table: dict[int, list[Action]] = {}
+    for subset in range(1 << len(tiles)):
+        held = [t for i, t in enumerate(tiles) if subset >> i & 1]
+        table[sum(t.bit for t in held)] = [Place(t, end) for t in held] + list(extra)
+    return table
+
+
+def _showing(value: int) -> list[Tile]:
+    return [t for t in ALL_TILES if value in (t.low, t.high)]
 
 
 # Legal actions come from table lookups, not loops: per ends code, the placements at
 # end 0 keyed by ``hand & mask0``, and at end 1 (without and with a trailing draw)
-# keyed by ``hand & mask1``.
+# keyed by ``hand & mask1``; an opening looks up each run of seven tiles of the hand.
 _BY_ENDS: Final = tuple(
     (
-        _placements_at(0, code // 7, []),
+        _placement_table(_showing(code // 7), 0),
         VALUE_MASKS[code // 7],
-        (_placements_at(1, code % 7, []), _placements_at(1, code % 7, [DRAW])),
+        (
+            _placement_table(_showing(code % 7), 1),
+            _placement_table(_showing(code % 7), 1, [DRAW]),
+        ),
         VALUE_MASKS[code % 7],
     )
     for code in range(EMPTY)
@@ -71,15 +77,7 @@ _BY_ENDS: Final = tuple(
 _PLAYABLE: Final = tuple(VALUE_MASKS[c // 7] | VALUE_MASKS[c % 7] for c in range(EMPTY)) + (
     (1 << 28) - 1,
 )
-_OPENING_RUNS: Final = tuple(
-    {
-        sum(t.bit for i, t in enumerate(run) if subset >> i & 1): [
-            Place(t, None) for i, t in enumerate(run) if subset >> i & 1
-        ]
-        for subset in range(128)
-    }
-    for run in (ALL_TILES[0:7], ALL_TILES[7:14], ALL_TILES[14:21], ALL_TILES[21:28])
-)
+_OPENING_RUNS: Final = tuple(_placement_table(ALL_TILES[k : k + 7], None) for k in range(0, 28, 7))
 _RUN_MASKS: Final = tuple(sum(t.bit for t in ALL_TILES[7 * k : 7 * k + 7]) for k in range(4))
 
 
