@@ -594,29 +594,18 @@ def _deal_hidden(
     """Uniformly deal hands of ``sizes`` from ``hidden``; hand i gets no tile in ``forbidden[i]``.
 
     Rejection sampling is uniform and fast when few values are known missing; when it
-    keeps failing, an exact count of completions (by tile type) takes over.
+    keeps failing, an exact count of completions takes over.
     """
     pool = hidden[:]
-    if any(forbidden):
-        for _ in range(_REJECTION_TRIES):
-            rng.shuffle(pool)
-            masks, start, ok = [], 0, True
-            for size, banned in zip(sizes, forbidden):
-                mask = sum(t.bit for t in pool[start : start + size])
-                if mask & banned:
-                    ok = False
-                    break
-                masks.append(mask)
-                start += size
-            if ok:
-                return masks
-        return _deal_exact(hidden, sizes, forbidden, rng)
-    rng.shuffle(pool)
-    masks, start = [], 0
-    for size in sizes:
-        masks.append(sum(t.bit for t in pool[start : start + size]))
-        start += size
-    return masks
+    for _ in range(_REJECTION_TRIES if any(forbidden) else 1):
+        rng.shuffle(pool)
+        masks, start = [], 0
+        for size in sizes:
+            masks.append(sum(t.bit for t in pool[start : start + size]))
+            start += size
+        if not any(mask & banned for mask, banned in zip(masks, forbidden)):
+            return masks
+    return _deal_exact(hidden, sizes, forbidden, rng)
 
 
 def _deal_exact(
