@@ -25,8 +25,8 @@ def random_rounds(players: int, seconds: float, seed: int = 0) -> tuple[int, int
             options = legal()
             while options:  # empty once the round is over
                 apply(options[int(uniform() * len(options))])
-                actions += 1
                 options = legal()
+            actions += len(game.actions)
             rounds += 1
         now = time.perf_counter()
         if now >= deadline:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
+from operator import attrgetter
 from typing import Final
 
 from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place
@@ -39,6 +40,12 @@ def new_seed() -> int:
     """A fresh seed from the operating system, so that an unseeded game can still be replayed."""
     return random.SystemRandom().randrange(2**63)
 
+
+_BIT: Final = attrgetter("bit")
+_NO_SCORES: Final = {n: (0,) * n for n in (2, 3, 4)}
+_LAST_DRAW: Final = 28 - UNDRAWN
+"""Tiles are dealt and drawn from one 28-slot stock; a draw is legal while fewer than
+26 slots are used up (R2)."""
 
 # The line's two end values are one code, ``7 * end0 + end1``; EMPTY before the opening.
 EMPTY: Final = 49
@@ -126,7 +133,6 @@ class Round:
         "_hands",
         "_lacks",
         "_leader",
-        "_left",
         "_line",
         "_line_at",
         "_n",
@@ -140,7 +146,6 @@ class Round:
     _hands: list[int]
     _stock: list[Tile]
     _drawn: int
-    _left: int
     _ends: int
     _actions: list[Action]
     _current: int
@@ -226,7 +231,7 @@ class Round:
         if type(leader) is not int or not 0 <= leader < n:
             raise ValueError(f"the leader is a seat from 0 to {n - 1}, not {leader!r}")
         if scores is None:
-            score_tuple = (0,) * n
+            score_tuple = _NO_SCORES[n]
         else:
             score_tuple = tuple(scores)
             if len(score_tuple) != n or any(type(s) is not int or s < 0 for s in score_tuple):
@@ -234,10 +239,9 @@ class Round:
         self = object.__new__(cls)
         self._n = n
         size = 6 if n == 4 else 7
-        self._hands = [sum([t.bit for t in tiles[i * size : i * size + size]]) for i in range(n)]
+        self._hands = [sum(map(_BIT, tiles[i : i + size])) for i in range(0, n * size, size)]
         self._stock = tiles
         self._dealt = self._drawn = n * size
-        self._left = 28 - n * size
         self._ends = EMPTY
         self._actions = []
         self._current = leader
@@ -257,7 +261,6 @@ class Round:
         other._hands = self._hands[:]
         other._stock = self._stock
         other._drawn = self._drawn
-        other._left = self._left
         other._ends = self._ends
         other._actions = self._actions[:]
         other._current = self._current
@@ -336,12 +339,12 @@ class Round:
 
     @property
     def boneyard_size(self) -> int:
-        return self._left
+        return 28 - self._drawn
 
     @property
     def drawable(self) -> int:
         """Tiles that can still be drawn (R2)."""
-        return max(0, self._left - UNDRAWN)
+        return max(0, _LAST_DRAW - self._drawn)
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
@@ -420,11 +423,11 @@ class Round:
                 *o[2][hand & m[2]],
                 *o[3][hand & m[3]],
             ]
-            if self._left > UNDRAWN:
+            if self._drawn < _LAST_DRAW:
                 actions.append(DRAW)
             return actions
         at0, mask0, at1, mask1 = _BY_ENDS[ends]
-        actions = at0[hand & mask0] + at1[self._left > UNDRAWN][hand & mask1]
+        actions = at0[hand & mask0] + at1[self._drawn < _LAST_DRAW][hand & mask1]
         return actions or [PASS]
 
     def is_legal(self, action: object) -> bool:
@@ -451,16 +454,16 @@ class Round:
             else:
                 self._settle(Termination.DOMINO)
         elif kind is Draw:
-            if self._left <= UNDRAWN:
+            drawn = self._drawn
+            if drawn >= _LAST_DRAW:
                 raise IllegalActionError(
-                    f"no drawing: the boneyard is down to {self._left} tiles, which stay undrawn"
+                    f"no drawing: the boneyard is down to {28 - drawn} tiles, which stay undrawn"
                 )
-            self._hands[seat] |= self._stock[self._drawn].bit
-            self._drawn += 1
-            self._left -= 1
+            self._hands[seat] |= self._stock[drawn].bit
+            self._drawn = drawn + 1
             self._actions.append(action)
         elif kind is Pass:
-            if self._left > UNDRAWN:
+            if self._drawn < _LAST_DRAW:
                 raise IllegalActionError("no passing while you can draw: draw or place")
             if self._hands[seat] & _PLAYABLE[self._ends]:
                 raise IllegalActionError("no passing with a playable tile: place it")
@@ -516,7 +519,7 @@ class Round:
             current_player=self._current,
             hand=tiles_of_mask(self._hands[seat]),
             line=self.line,
-            boneyard_size=self._left,
+            boneyard_size=28 - self._drawn,
             hand_sizes=self.hand_sizes,
             scores=self._scores,
             target=target_for(self._n),
@@ -535,7 +538,7 @@ class Round:
 
     def __repr__(self) -> str:
         state = "over" if self._outcome else f"player {self._current} to act"
-        return f"<Round {self._n} players, {state}, line {self.line}, boneyard {self._left}>"
+        return f"<Round {self._n} players, {state}, line {self.line}, boneyard {28 - self._drawn}>"
 
 
 # --------------------------------------------------------------------- determinization
@@ -652,9 +655,9 @@ def _rebuild(view: PlayerView, hands: list[int], stock: list[Tile]) -> Round:
     r = object.__new__(Round)
     r._n = view.players
     r._hands = hands
-    r._stock = stock
-    r._drawn = 0
-    r._left = len(stock)
+    # The stock keeps its 28 slots: the drawn part is unknown here, so it is left empty.
+    r._stock = [ALL_TILES[0]] * (28 - len(stock)) + stock
+    r._drawn = 28 - len(stock)
     values = view.line.end_values
     r._ends = 7 * values[0] + values[1] if values else EMPTY
     r._actions = [action for _, action in view.history]
