@@ -164,9 +164,10 @@ class Client:
         extra: str = "",
     ):
         query = f"?lang={lang}" + (f"&token={token}" if token else "") + extra
-        self.socket: ClientConnection = connect(  # closed by close()
+        # Entered as a context manager (the form websockets asks for), closed by close().
+        self.socket: ClientConnection = connect(
             f"{server.ws_url}/ws/{table_id}{query}", max_size=2**22
-        )
+        ).__enter__()
         self.received: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}
         self.next_id = 1
