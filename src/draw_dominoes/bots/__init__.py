@@ -9,7 +9,15 @@ from typing import Any, Protocol
 from ..actions import Action
 from ..view import PlayerView
 
-__all__ = ["NAMES", "OFFERED", "Bot", "create", "register"]
+__all__ = [
+    "NAMES",
+    "OFFERED",
+    "Bot",
+    "check_options",
+    "create",
+    "register",
+    "turn_actions",
+]
 
 
 class Bot(Protocol):
@@ -49,6 +57,21 @@ def create(name: str, seed: int = 0, **options: Any) -> Bot:
 
 def _rng(seed: int | random.Random) -> random.Random:
     return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def check_options(name: str, options: dict[str, Any], allowed: set[str]) -> None:
+    """Refuse options a bot does not know, naming them and the ones it does."""
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        known = ", ".join(sorted(allowed)) or "none"
+        raise ValueError(f"the {name} bot has no option {', '.join(unknown)} (it takes: {known})")
+
+
+def turn_actions(view: PlayerView) -> tuple[Action, ...]:
+    """The legal actions of the view's seat; a ValueError when it is not that seat's turn."""
+    if not view.legal_actions:
+        raise ValueError(f"it is not player {view.player}'s turn")
+    return view.legal_actions
 
 
 from . import simple as _simple  # noqa: E402  (registers the built-in bots)

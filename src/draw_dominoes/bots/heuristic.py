@@ -8,8 +8,7 @@ from typing import Any
 from ..actions import Action, Draw, Pass, Place
 from ..tiles import Tile
 from ..view import PlayerView
-from . import _rng, register
-from .search import check_options
+from . import _rng, check_options, register, turn_actions
 
 __all__ = ["HeuristicBot"]
 
@@ -43,9 +42,7 @@ class HeuristicBot:
         self.rng = _rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"it is not player {view.player}'s turn")
+        legal = turn_actions(view)
         places = [a for a in legal if isinstance(a, Place)]
         if not places:
             return next(a for a in legal if isinstance(a, Draw | Pass))

@@ -19,8 +19,8 @@ from typing import Any
 from ..actions import Action
 from ..round import Round, sample_from_view
 from ..view import PlayerView
-from . import _rng, register
-from .search import check_options, play_out, positive_float, positive_int, rewards
+from . import _rng, check_options, register, turn_actions
+from .search import play_out, positive_float, positive_int, rewards
 
 __all__ = ["DEFAULT_ITERATIONS", "ISMCTSBot", "OmniscientBot", "search"]
 
@@ -167,11 +167,10 @@ class ISMCTSBot:
         self.last_iterations = 0
 
     def choose(self, view: PlayerView) -> Action:
-        if not view.legal_actions:
-            raise ValueError(f"it is not player {view.player}'s turn")
-        if len(view.legal_actions) == 1:
+        legal = turn_actions(view)
+        if len(legal) == 1:
             self.last_iterations = 0
-            return view.legal_actions[0]
+            return legal[0]
         rng = self.rng
         action, self.last_iterations = search(
             lambda: sample_from_view(view, rng), rng, **self.settings

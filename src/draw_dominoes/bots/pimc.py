@@ -9,8 +9,8 @@ from typing import Any
 from ..actions import Action
 from ..round import sample_from_view
 from ..view import PlayerView
-from . import _rng, register
-from .search import check_options, play_out, positive_float, positive_int, rewards
+from . import _rng, check_options, register, turn_actions
+from .search import play_out, positive_float, positive_int, rewards
 
 __all__ = ["DEFAULT_WORLDS", "PIMCBot"]
 
@@ -44,9 +44,7 @@ class PIMCBot:
         self.last_iterations = 0
 
     def choose(self, view: PlayerView) -> Action:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"it is not player {view.player}'s turn")
+        legal = turn_actions(view)
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Final
 
 from ..actions import DRAW, PASS, Action, Place
 from ..round import Round
@@ -12,7 +12,6 @@ from ..view import Outcome
 
 __all__ = [
     "GREEDY_KEY",
-    "check_options",
     "play_out",
     "positive_float",
     "positive_int",
@@ -28,14 +27,6 @@ GREEDY_KEY: Final[dict[Action, int]] = {
 }
 GREEDY_KEY[DRAW] = -1
 GREEDY_KEY[PASS] = -1
-
-
-def check_options(name: str, options: dict[str, Any], allowed: set[str]) -> None:
-    """Refuse options a bot does not know, naming them and the ones it does."""
-    unknown = sorted(set(options) - allowed)
-    if unknown:
-        known = ", ".join(sorted(allowed)) or "none"
-        raise ValueError(f"the {name} bot has no option {', '.join(unknown)} (it takes: {known})")
 
 
 def positive_int(name: str, value: object) -> int:

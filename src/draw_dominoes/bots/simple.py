@@ -7,12 +7,7 @@ from typing import Any
 
 from ..actions import Action, Draw, Pass, Place
 from ..view import PlayerView
-from . import _rng, register
-
-
-def _no_options(name: str, options: dict[str, Any]) -> None:
-    if options:
-        raise ValueError(f"the {name} bot takes no options, got {', '.join(sorted(options))}")
+from . import _rng, check_options, register, turn_actions
 
 
 class RandomBot:
@@ -21,13 +16,11 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
-        _no_options(self.name, options)
+        check_options(self.name, options, set())
         self.rng = _rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
-        if not view.legal_actions:
-            raise ValueError(f"it is not player {view.player}'s turn")
-        return self.rng.choice(view.legal_actions)
+        return self.rng.choice(turn_actions(view))
 
 
 class GreedyBot:
@@ -39,13 +32,11 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
-        _no_options(self.name, options)
+        check_options(self.name, options, set())
         self.rng = _rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"it is not player {view.player}'s turn")
+        legal = turn_actions(view)
         places = [a for a in legal if isinstance(a, Place)]
         if places:
             return max(places, key=lambda a: (a.tile.pips, a.tile.index, -(a.end or 0)))
