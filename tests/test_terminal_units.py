@@ -11,10 +11,10 @@ import pytest
 
 from conftest import deal
 from draw_dominoes import Draw, Match, Pass, Place, Round, Tile, record
+from draw_dominoes.bots import decision_seed
 from draw_dominoes.i18n import LANGUAGES, catalogue
 from draw_dominoes.terminal import moves, saves
 from draw_dominoes.terminal.moves import ChooseEnd, Command, Refusal, read_end, read_move
-from draw_dominoes.terminal.session import bot_seed
 from draw_dominoes.terminal.words import Words
 from draw_dominoes.view import PlayerView
 
@@ -212,8 +212,8 @@ def test_resume_picks_the_newest_unfinished_match(tmp_path: Path) -> None:
 
 
 def test_every_bot_decision_has_its_own_seed() -> None:
-    seeds = {bot_seed(7, ply, seat) for ply in range(50) for seat in range(4)}
-    assert len(seeds) == 200 and bot_seed(7, 3, 1) == bot_seed(7, 3, 1)
+    seeds = {decision_seed(7, ply, seat) for ply in range(50) for seat in range(4)}
+    assert len(seeds) == 200 and decision_seed(7, 3, 1) == decision_seed(7, 3, 1)
 
 
 def test_replay_reads_plain_game_records_too(

@@ -15,6 +15,7 @@ __all__ = [
     "Bot",
     "check_options",
     "create",
+    "decision_seed",
     "register",
     "turn_actions",
 ]
@@ -65,6 +66,15 @@ def check_options(name: str, options: dict[str, Any], allowed: set[str]) -> None
     if unknown:
         known = ", ".join(sorted(allowed)) or "none"
         raise ValueError(f"the {name} bot has no option {', '.join(unknown)} (it takes: {known})")
+
+
+def decision_seed(match_seed: int, move: int, seat: int) -> int:
+    """A fresh seed for one bot decision, from the match seed, the move number and the seat.
+
+    Interfaces create a new bot per decision with it, so a match resumed after a crash
+    goes on exactly as it would have.
+    """
+    return ((match_seed * 1_000_003 + move) * 4 + seat) % 2**63
 
 
 def turn_actions(view: PlayerView) -> tuple[Action, ...]:

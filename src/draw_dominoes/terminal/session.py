@@ -16,7 +16,7 @@ from .saves import Seat, write_save
 from .screen import Part, Screen
 from .words import Words
 
-__all__ = ["Quit", "Session", "bot_seed"]
+__all__ = ["Quit", "Session"]
 
 PLAYABLE = "bold green"
 DIM = "dim"
@@ -25,11 +25,6 @@ VALUE = "bold yellow"
 
 class Quit(Exception):
     """The player asked to stop; the match is already saved."""
-
-
-def bot_seed(match_seed: int, ply: int, seat: int) -> int:
-    """A fresh seed for every bot decision, so a resumed match goes on exactly as it would have."""
-    return (match_seed * 1_000_003 + ply) * 4 + seat
 
 
 class Session:
@@ -107,7 +102,9 @@ class Session:
             action = self._human_turn(seat)
         else:
             ply = sum(len(r.actions) for r in match.rounds) + len(game.actions)
-            bot = bots.create(self.seats[seat].player, seed=bot_seed(match.seed, ply, seat))
+            bot = bots.create(
+                self.seats[seat].player, seed=bots.decision_seed(match.seed, ply, seat)
+            )
             action = bot.choose(match.view(seat))
         hand_before = game.hand(seat)
         match.apply(action)

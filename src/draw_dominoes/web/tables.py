@@ -144,11 +144,6 @@ def record_text(match: Match) -> str:
     return json.dumps(record.match_to_record(match), ensure_ascii=False, separators=(",", ":"))
 
 
-def _bot_seed(match_seed: int, seq: int, seat: int) -> int:
-    """A seed per decision, so a restarted server makes the same bot moves."""
-    return (match_seed * 1_000_003 + seq * 8 + seat) % (2**63)
-
-
 def decide(level: str, seed: int, view: PlayerView) -> Action:
     """Run in a worker thread: a fresh seeded bot chooses from the seat's view alone (R21)."""
     return bots.create(level, seed=seed).choose(view)
@@ -514,7 +509,7 @@ class Hub:
             await asyncio.sleep(self.bot_delay * (4 if round_start else 1))
         seq = table.seq
         view = match.view(seat)
-        seed = _bot_seed(table.seed_of(len(table.matches) - 1), seq, seat)
+        seed = bots.decision_seed(table.seed_of(len(table.matches) - 1), seq, seat)
         loop = asyncio.get_running_loop()
         action = await loop.run_in_executor(self.executor, decide, bot_seat.level, seed, view)
         async with table.lock:
