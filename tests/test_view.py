@@ -119,3 +119,16 @@ def test_r21_all_hands_are_revealed_when_the_round_ends() -> None:
     view = game.view(0)
     assert view.is_over and view.outcome == game.outcome
     assert view.revealed_hands == (game.hand(0), game.hand(1))
+
+
+def test_r21_the_scores_in_a_view_include_a_finished_rounds_credits() -> None:
+    game = Round.new(2, seed=3, scores=(40, 55))
+    assert game.view(0).scores == (40, 55)
+    rng = random.Random(3)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    outcome = game.outcome
+    assert outcome is not None and outcome.points > 0
+    expected = tuple(s + c for s, c in zip((40, 55), outcome.credits, strict=True))
+    assert game.view(1).scores == expected and game.scores == (40, 55)
+    assert game.sample_hidden(0, rng).view(0).scores == expected

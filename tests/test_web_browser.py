@@ -33,12 +33,19 @@ ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
 # tile at the left end first and the bot is greedy: a whole match (R20), quickly.
 SEEDS = {"en": 227, "de": 224}
 TEXT = {
-    "en": {"turn": "Your turn.", "line": "Tiles: ", "round": "Round 1 is over", "start": "Start"},
+    "en": {
+        "turn": "Your turn.",
+        "line": "Tiles: ",
+        "round": "Round 1 is over",
+        "start": "Start",
+        "score": "score: {score}",
+    },
     "de": {
         "turn": "Du bist am Zug.",
         "line": "Steine: ",
         "round": "Runde 1 ist zu Ende",
         "start": "Anfang",
+        "score": "Punkte: {score}",
     },
 }
 
@@ -234,6 +241,8 @@ def test_two_people_and_a_bot_play_a_whole_match_in_the_browser(
         text["round"].replace("1", str(len(finished.rounds)))
     )
     assert ann.locator("#revealed li").count() == 3
+    for seat, score in enumerate(finished.scores):  # the final scores, not the last deal's
+        assert text["score"].format(score=score) in (ann.text_content(f"#seat-{seat}-info") or "")
     assert (bea.text_content("#live") or "").strip()
     download = ann.get_attribute("#download-record", "href")
     assert download == f"/api/tables/{table_id}/matches/0/record"

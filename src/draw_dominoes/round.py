@@ -511,7 +511,8 @@ class Round:
     def view(self, player: int) -> PlayerView:
         """What seat ``player`` may see (R21); all hands once the round is over."""
         seat = self._seat(player)
-        over = self._outcome is not None
+        outcome = self._outcome
+        over = outcome is not None
         return PlayerView(
             player=seat,
             players=self._n,
@@ -521,7 +522,7 @@ class Round:
             line=self.line,
             boneyard_size=28 - self._drawn,
             hand_sizes=self.hand_sizes,
-            scores=self._scores,
+            scores=self._scores if outcome is None else _plus(self._scores, outcome.credits),
             target=target_for(self._n),
             history=self.history,
             legal_actions=tuple(self.legal_actions()) if seat == self._current else (),
@@ -650,6 +651,11 @@ def _deal_exact(
     return masks
 
 
+def _plus(scores: tuple[int, ...], credits: tuple[int, ...]) -> tuple[int, ...]:
+    """The scores with a finished round's credits added."""
+    return tuple(score + credit for score, credit in zip(scores, credits, strict=True))
+
+
 def _rebuild(view: PlayerView, hands: list[int], stock: list[Tile]) -> Round:
     """A round in ``view``'s position with the given hands and remaining boneyard."""
     r = object.__new__(Round)
@@ -665,7 +671,8 @@ def _rebuild(view: PlayerView, hands: list[int], stock: list[Tile]) -> Round:
     r._leader = view.leader
     r._lacks = [sum(1 << v for v in values_) for values_ in view.lacking]
     r._outcome = view.outcome
-    r._scores = view.scores
+    credits = view.outcome.credits if view.outcome else (0,) * view.players
+    r._scores = tuple(score - credit for score, credit in zip(view.scores, credits, strict=True))
     r._dealt = -1
     r._seed = None
     r._line = view.line

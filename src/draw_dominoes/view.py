@@ -61,7 +61,8 @@ class Outcome:
 class PlayerView:
     """What seat ``player`` may see (R21): nothing of other hands or the boneyard order.
 
-    ``history`` is the public record of the round: ``(seat, action)`` pairs, where a
+    ``scores`` are the match scores as they stand: once the round is over, with its
+    credits added. ``history`` is the public record of the round: ``(seat, action)`` pairs, where a
     draw never names its tile. ``revealed_hands`` is empty until the round is over;
     then every hand is shown.
     """

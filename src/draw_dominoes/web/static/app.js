@@ -331,7 +331,7 @@
           el("strong", {}, `${seat.seat + 1}. ${seat.name || t("seat_free")}`),
           notes.length ? ` (${notes.join(", ")})` : "",
           view ? ` — ${t("tiles_count", { count })}` : "",
-          view ? ` — ${t("scores_heading")}: ${view.scores[seat.seat]}` : "",
+          view ? ` — ${t("seat_score", { score: view.scores[seat.seat] })}` : "",
           backs);
       })));
   }
