@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
-from draw_dominoes import Draw, Match, Pass, Place, Round, Tile, bots
+from draw_dominoes import Draw, Match, Pass, Place, Round, Tile, bots, sample_from_view
 from draw_dominoes.bots.search import play_out, rewards
 
 # Small searches keep the tests fast; strength is measured by the tournament, not here.
@@ -137,13 +136,25 @@ def test_ismcts_runs_exactly_its_iterations() -> None:
 
 
 def test_ismcts_respects_its_time_budget() -> None:
-    """With an iteration limit it never reaches, the clock stops the search."""
+    """With an iteration limit it never reaches, the clock stops the search: a clock that
+    moves one second per look ends a 5-second search after the fifth look."""
+    from draw_dominoes.bots.ismcts import _CLOCK_EVERY, search
+
+    ticks = iter(range(10**6))
+    game = Round.new(4, seed=2, leader=0)
+    view = game.view(0)
+    rng = random.Random(1)
+    _, iterations = search(
+        lambda: sample_from_view(view, rng),
+        rng,
+        iterations=10**9,
+        time_per_move=5.0,
+        clock=lambda: float(next(ticks)),
+    )
+    assert iterations == 5 * _CLOCK_EVERY
+    # and through the bot's own options, with the real clock
     bot = bots.create("ismcts", 1, iterations=10**9, time_per_move=0.05)
-    view = Round.new(4, seed=2, leader=0).view(0)
-    start = time.perf_counter()
     bot.choose(view)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 0.5  # the budget plus generous slack for a loaded machine
     assert 0 < bot.last_iterations < 10**9  # type: ignore[attr-defined]
 
 

@@ -53,12 +53,13 @@ def search(
     time_per_move: float | None,
     exploration: float = DEFAULT_EXPLORATION,
     epsilon: float = DEFAULT_EPSILON,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[Action, int]:
     """The most visited root action after the search, and the number of iterations run.
 
     ``determinize()`` returns a fresh full round in the position to search; the search
     stops after ``iterations`` or once ``time_per_move`` seconds have passed, whichever
-    comes first (at least one iteration always runs).
+    comes first (at least one iteration always runs). ``clock`` tells the time.
     """
     first = determinize()
     legal = first.legal_actions()
@@ -66,19 +67,14 @@ def search(
         return legal[0], 0
     scores, target = first.scores, first.target
     root = _Node(first.current_player)
-    deadline = None if time_per_move is None else time.perf_counter() + time_per_move
+    deadline = None if time_per_move is None else clock() + time_per_move
     limit = iterations if iterations is not None else math.inf
     log = math.log
     sqrt = math.sqrt
     done = 0
     game: Round | None = first
     while done < limit:
-        if (
-            deadline is not None
-            and done
-            and done % _CLOCK_EVERY == 0
-            and time.perf_counter() >= deadline
-        ):
+        if deadline is not None and done and done % _CLOCK_EVERY == 0 and clock() >= deadline:
             break
         if game is None:
             game = determinize()
