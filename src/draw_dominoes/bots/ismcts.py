@@ -24,7 +24,7 @@ from .search import play_out, positive_float, positive_int, rewards
 
 __all__ = ["DEFAULT_ITERATIONS", "ISMCTSBot", "OmniscientBot", "search"]
 
-DEFAULT_ITERATIONS = 400
+DEFAULT_ITERATIONS = 1200
 """Iterations a move by default: a few tenths of a second at most on a small machine."""
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_EPSILON = 0.1
@@ -150,7 +150,7 @@ def _search_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
 class ISMCTSBot:
     """Information Set MCTS over determinizations of its own view, never the true round.
 
-    Options: ``iterations`` (default 400) and/or ``time_per_move`` in seconds (the
+    Options: ``iterations`` (default 1200) and/or ``time_per_move`` in seconds (the
     first limit reached stops the search), ``exploration`` (UCB constant, rewards in
     [-1, 1]) and ``epsilon`` (random moves in the greedy playouts).
     """
