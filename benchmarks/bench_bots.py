@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 
-from draw_dominoes import Round, bots
+from draw_dominoes import Round, ViewSampler, bots
 
 
-def ismcts_rate(players: int, seconds: float, seed: int = 0) -> tuple[int, float]:
+def ismcts_rate(players: int, seconds: float, opponents: str, seed: int = 0) -> tuple[int, float]:
     """Iterations a second of a time-limited ISMCTS on fresh deals, from the leader's view."""
-    bot = bots.create("ismcts", seed, time_per_move=seconds / 5)
+    bot = bots.create("ismcts", seed, time_per_move=seconds / 5, opponents=opponents)
     iterations = 0
     start = time.perf_counter()
     for deal in range(5):
@@ -19,6 +20,20 @@ def ismcts_rate(players: int, seconds: float, seed: int = 0) -> tuple[int, float
         bot.choose(view)
         iterations += bot.last_iterations  # type: ignore[attr-defined]
     return iterations, time.perf_counter() - start
+
+
+def sampler_rate(players: int, seconds: float, seed: int = 0) -> float:
+    """Determinizations a second from one prepared view: what a search draws each iteration."""
+    view = Round.new(players, seed=seed, leader=0).view(0)
+    sample = ViewSampler(view).sample
+    rng = random.Random(seed)
+    count = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        for _ in range(100):
+            sample(rng)
+        count += 100
+    return count / elapsed
 
 
 def move_times(name: str, players: int, moves: int, seed: int = 0) -> list[float]:
@@ -39,8 +54,14 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10, help="opening moves timed per bot")
     args = parser.parse_args()
     for players in (2, 3, 4):
-        iterations, elapsed = ismcts_rate(players, args.seconds)
-        print(f"{players} players: {iterations / elapsed:9,.0f} ISMCTS iterations/s at the opening")
+        rate = sampler_rate(players, args.seconds / 2)
+        print(f"{players} players: {rate:9,.0f} determinizations/s from one view")
+        for opponents in ("search", "model"):
+            iterations, elapsed = ismcts_rate(players, args.seconds, opponents)
+            print(
+                f"{players} players: {iterations / elapsed:9,.0f} ISMCTS iterations/s "
+                f"at the opening, opponents={opponents}"
+            )
     for name in ("heuristic", "pimc", "ismcts"):
         for players in (2, 4):
             times = move_times(name, players, args.moves)

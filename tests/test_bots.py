@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 import pytest
 
-from draw_dominoes import Draw, Match, Pass, Place, Round, Tile, bots, sample_from_view
+from draw_dominoes import (
+    Draw,
+    Match,
+    Pass,
+    Place,
+    Round,
+    Tile,
+    ViewSampler,
+    bots,
+    sample_from_view,
+)
 from draw_dominoes.bots.search import play_out, rewards
 
 # Small searches keep the tests fast; strength is measured by the tournament, not here.
@@ -125,6 +136,8 @@ def test_bad_options_are_refused_with_a_clear_error() -> None:
         bots.create("pimc", time_per_move=-1)
     with pytest.raises(ValueError, match="no option iterations"):
         bots.create("heuristic", iterations=5)
+    with pytest.raises(ValueError, match="opponents must be 'search' or 'model'"):
+        bots.create("ismcts", opponents="minimax")
     with pytest.raises(ValueError, match="unknown bot"):
         bots.create("deep-blue")
 
@@ -156,6 +169,63 @@ def test_ismcts_respects_its_time_budget() -> None:
     bot = bots.create("ismcts", 1, iterations=10**9, time_per_move=0.05)
     bot.choose(view)
     assert 0 < bot.last_iterations < 10**9  # type: ignore[attr-defined]
+
+
+class _WatchedRound(Round):
+    """A real round that notes every action applied to it, with the seat and its choices."""
+
+    __slots__ = ()
+    log: ClassVar[list[tuple[int, list[object], object]]] = []
+
+    def apply(self, action: object) -> None:  # type: ignore[override]
+        _WatchedRound.log.append((self.current_player, self.legal_actions(), action))
+        super().apply(action)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("opponents", ["search", "model"])
+def test_modelled_opponents_move_as_the_playouts_do(opponents: str) -> None:
+    """``opponents="model"``: in the tree as in the playouts (epsilon 0), every other seat
+    plays greedy's choice; ``search`` lets them try other moves, so the check tells them apart."""
+    from draw_dominoes.bots.ismcts import search
+    from draw_dominoes.bots.search import GREEDY_KEY
+
+    game = Round.new(3, seed=8, leader=0)
+    view = game.view(0)
+    sampler = ViewSampler(view)
+    rng = random.Random(3)
+
+    def determinize() -> Round:
+        world = sampler.sample(rng)
+        world.__class__ = _WatchedRound
+        return world
+
+    _WatchedRound.log = []
+    action, iterations = search(
+        determinize, rng, iterations=300, time_per_move=None, epsilon=0.0, opponents=opponents
+    )
+    assert action in game.legal_actions() and iterations == 300
+    others = [(legal, chosen) for seat, legal, chosen in _WatchedRound.log if seat != 0]
+    assert len(others) > 1000
+    greedy = [chosen == max(legal, key=GREEDY_KEY.__getitem__) for legal, chosen in others]
+    assert all(greedy) if opponents == "model" else not all(greedy)
+
+
+def test_ismcts_defaults_depend_on_the_table_size() -> None:
+    """Two players: 1200 iterations searching the opponent's replies; three or four: 2000
+    iterations with modelled opponents (measured stronger there, see the README)."""
+    from draw_dominoes.bots.ismcts import DEFAULT_ITERATIONS, DEFAULT_OPPONENTS
+
+    assert DEFAULT_ITERATIONS == {2: 1200, 3: 2000, 4: 2000}
+    assert DEFAULT_OPPONENTS == {2: "search", 3: "model", 4: "model"}
+    for players in (2, 3, 4):
+        game = Round.new(players, seed=6, leader=0)
+        bot = bots.create("ismcts", 1)
+        bot.choose(game.view(0))
+        assert bot.last_iterations == DEFAULT_ITERATIONS[players]  # type: ignore[attr-defined]
+    # an explicit choice wins over the default
+    explicit = bots.create("ismcts", 1, iterations=50, opponents="search")
+    explicit.choose(Round.new(4, seed=6, leader=0).view(0))
+    assert explicit.last_iterations == 50  # type: ignore[attr-defined]
 
 
 def test_forced_moves_need_no_search() -> None:

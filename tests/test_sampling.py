@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import play_randomly
-from draw_dominoes import ALL_TILES, VALUE_MASKS, Round, sample_from_view
+from draw_dominoes import ALL_TILES, VALUE_MASKS, Round, ViewSampler, sample_from_view
 from draw_dominoes.round import _deal_exact
 
 
@@ -34,6 +34,31 @@ def test_samples_agree_with_everything_the_seat_has_seen(
     # the sample is a playable round
     play_randomly(sample, rng)
     assert sample.is_over
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), steps=st.integers(0, 80))
+def test_a_prepared_sampler_draws_as_sample_from_view_does(
+    players: int, seed: int, steps: int
+) -> None:
+    # Search bots prepare one sampler a move and draw from it thousands of times: every
+    # draw must agree with the view, and drawing (and playing the drawn round on) must
+    # not change what later draws give.
+    game = Round.new(players, seed=seed)
+    rng = random.Random(seed)
+    play_randomly(game, rng, steps)
+    seat = rng.randrange(players)
+    view = game.view(seat)
+    sampler = ViewSampler(view)
+    for draw in range(3):
+        sample = sampler.sample(random.Random(draw))
+        again = sample_from_view(view, random.Random(draw))
+        assert sample.view(seat) == view
+        assert [sample.hand(p) for p in range(players)] == [again.hand(p) for p in range(players)]
+        assert sample.boneyard == again.boneyard
+        play_randomly(sample, rng)
+        assert sample.is_over
+    assert sampler.sample(random.Random(0)).view(seat) == view
 
 
 def test_samples_depend_only_on_the_view() -> None:

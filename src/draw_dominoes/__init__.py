@@ -4,7 +4,7 @@ from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place, 
 from .line import Connection, End, Line, Port
 from .match import Match
 from .record import RecordError
-from .round import Round, hand_size_for, sample_from_view
+from .round import Round, ViewSampler, hand_size_for, sample_from_view
 from .tiles import ALL_TILES, VALUE_MASKS, Tile
 from .view import Outcome, PlayerView, Termination, target_for
 
@@ -31,6 +31,7 @@ __all__ = [
     "Round",
     "Termination",
     "Tile",
+    "ViewSampler",
     "hand_size_for",
     "parse_action",
     "sample_from_view",

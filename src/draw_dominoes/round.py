@@ -21,7 +21,7 @@ from .tiles import (
 )
 from .view import Outcome, PlayerView, Termination, target_for
 
-__all__ = ["Round", "hand_size_for", "new_seed", "sample_from_view"]
+__all__ = ["Round", "ViewSampler", "hand_size_for", "new_seed", "sample_from_view"]
 
 
 def hand_size_for(players: int) -> int:
@@ -550,35 +550,110 @@ def sample_from_view(view: PlayerView, rng: random.Random) -> Round:
 
     The hidden tiles (everything outside the viewer's hand and the line) are dealt to
     the other hands by size, no hand getting a value its owner is known to lack
-    (it passed on it), and the rest form the boneyard in random order.
+    (it passed on it), and the rest form the boneyard in random order. To draw many
+    rounds from one view, prepare a ``ViewSampler`` once instead.
     """
-    n = view.players
-    me = view.player
-    if view.outcome is not None:
-        hands_tiles = [list(h) for h in view.revealed_hands]
-        # After the round nothing is hidden but the boneyard order, which no longer matters.
-        known = {t for h in hands_tiles for t in h} | set(view.line.tiles)
-        rest = [t for t in ALL_TILES if t not in known]
-        rng.shuffle(rest)
-        return _rebuild(view, [sum(t.bit for t in h) for h in hands_tiles], rest)
-    own = sum(t.bit for t in view.hand)
-    known_mask = own | sum(t.bit for t in view.line.tiles)
-    hidden = [t for t in ALL_TILES if not known_mask & t.bit]
-    others = [seat for seat in range(n) if seat != me]
-    sizes = [view.hand_sizes[seat] for seat in others]
-    lacking = view.lacking
-    forbidden = [_values_mask(lacking[seat]) for seat in others]
-    if len(hidden) != sum(sizes) + view.boneyard_size:
-        raise ValueError("inconsistent view: hidden tiles do not match hand and boneyard sizes")
-    hands = [0] * n
-    hands[me] = own
-    dealt = _deal_hidden(hidden, sizes, forbidden, rng)
-    for seat, mask in zip(others, dealt):
-        hands[seat] = mask
-    dealt_mask = sum(dealt)
-    stock = [t for t in hidden if not dealt_mask & t.bit]
-    rng.shuffle(stock)
-    return _rebuild(view, hands, stock)
+    return ViewSampler(view).sample(rng)
+
+
+class ViewSampler:
+    """Draws full rounds consistent with one view, preparing what every draw shares once.
+
+    Search bots determinize the same view thousands of times a move; the hidden tiles,
+    the hand sizes and what each seat lacks do not change between those draws.
+    ``ViewSampler(view).sample(rng)`` gives exactly what ``sample_from_view(view, rng)``
+    gives for the same ``rng`` state.
+    """
+
+    __slots__ = (
+        "_actions",
+        "_current",
+        "_ends",
+        "_forbidden",
+        "_hands",
+        "_hidden",
+        "_hidden_bits",
+        "_lacks",
+        "_leader",
+        "_line",
+        "_line_at",
+        "_n",
+        "_others",
+        "_outcome",
+        "_scores",
+        "_sizes",
+    )
+
+    def __init__(self, view: PlayerView) -> None:
+        n = view.players
+        me = view.player
+        self._n = n
+        self._outcome = view.outcome
+        self._current = view.current_player
+        self._leader = view.leader
+        self._line = view.line
+        self._line_at = len(view.history)
+        self._actions = [action for _, action in view.history]
+        lacking = view.lacking
+        self._lacks = [sum(1 << v for v in values) for values in lacking]
+        values = view.line.end_values
+        self._ends = 7 * values[0] + values[1] if values else EMPTY
+        credits = view.outcome.credits if view.outcome else (0,) * n
+        self._scores = tuple(
+            score - credit for score, credit in zip(view.scores, credits, strict=True)
+        )
+        if view.outcome is not None:
+            # After the round nothing is hidden but the boneyard order, which no longer matters.
+            self._hands = [sum(t.bit for t in h) for h in view.revealed_hands]
+            known = sum(self._hands) | sum(t.bit for t in view.line.tiles)
+            self._others: list[int] = []
+            self._sizes: list[int] = []
+            self._forbidden: list[int] = []
+        else:
+            own = sum(t.bit for t in view.hand)
+            known = own | sum(t.bit for t in view.line.tiles)
+            self._hands = [0] * n
+            self._hands[me] = own
+            self._others = [seat for seat in range(n) if seat != me]
+            self._sizes = [view.hand_sizes[seat] for seat in self._others]
+            self._forbidden = [_values_mask(lacking[seat]) for seat in self._others]
+        self._hidden = [t for t in ALL_TILES if not known & t.bit]
+        self._hidden_bits = [t.bit for t in self._hidden]
+        if view.outcome is None and len(self._hidden) != sum(self._sizes) + view.boneyard_size:
+            raise ValueError("inconsistent view: hidden tiles do not match hand and boneyard sizes")
+
+    def sample(self, rng: random.Random) -> Round:
+        """One full round, drawn uniformly from those consistent with the view."""
+        hidden = self._hidden
+        hands = self._hands[:]
+        if self._outcome is not None:
+            stock = hidden[:]
+        else:
+            dealt = _deal_hidden(hidden, self._hidden_bits, self._sizes, self._forbidden, rng)
+            dealt_mask = 0
+            for seat, mask in zip(self._others, dealt):
+                hands[seat] = mask
+                dealt_mask |= mask
+            stock = [t for t in hidden if not dealt_mask & t.bit]
+        rng.shuffle(stock)
+        r = object.__new__(Round)
+        r._n = self._n
+        r._hands = hands
+        # The stock keeps its 28 slots: the drawn part is unknown here, so it is left empty.
+        r._drawn = drawn = 28 - len(stock)
+        r._stock = [ALL_TILES[0]] * drawn + stock
+        r._ends = self._ends
+        r._actions = self._actions[:]
+        r._current = self._current
+        r._leader = self._leader
+        r._lacks = self._lacks[:]
+        r._outcome = self._outcome
+        r._scores = self._scores
+        r._dealt = -1
+        r._seed = None
+        r._line = self._line
+        r._line_at = self._line_at
+        return r
 
 
 def _values_mask(values: frozenset[int]) -> int:
@@ -593,21 +668,23 @@ _REJECTION_TRIES: Final = 50
 
 
 def _deal_hidden(
-    hidden: list[Tile], sizes: list[int], forbidden: list[int], rng: random.Random
+    hidden: list[Tile], bits: list[int], sizes: list[int], forbidden: list[int], rng: random.Random
 ) -> list[int]:
     """Uniformly deal hands of ``sizes`` from ``hidden``; hand i gets no tile in ``forbidden[i]``.
 
-    Rejection sampling is uniform and fast when few values are known missing; when it
-    keeps failing, an exact count of completions takes over.
+    ``bits`` are the hidden tiles' bits. Rejection sampling is uniform and fast when
+    few values are known missing; when it keeps failing, an exact count of completions
+    takes over.
     """
-    pool = hidden[:]
-    for _ in range(_REJECTION_TRIES if any(forbidden) else 1):
+    pool = bits[:]
+    constrained = any(forbidden)
+    for _ in range(_REJECTION_TRIES if constrained else 1):
         rng.shuffle(pool)
         masks, start = [], 0
         for size in sizes:
-            masks.append(sum(t.bit for t in pool[start : start + size]))
+            masks.append(sum(pool[start : start + size]))
             start += size
-        if not any(mask & banned for mask, banned in zip(masks, forbidden)):
+        if not constrained or not any(mask & banned for mask, banned in zip(masks, forbidden)):
             return masks
     return _deal_exact(hidden, sizes, forbidden, rng)
 
@@ -654,27 +731,3 @@ def _deal_exact(
 def _plus(scores: tuple[int, ...], credits: tuple[int, ...]) -> tuple[int, ...]:
     """The scores with a finished round's credits added."""
     return tuple(score + credit for score, credit in zip(scores, credits, strict=True))
-
-
-def _rebuild(view: PlayerView, hands: list[int], stock: list[Tile]) -> Round:
-    """A round in ``view``'s position with the given hands and remaining boneyard."""
-    r = object.__new__(Round)
-    r._n = view.players
-    r._hands = hands
-    # The stock keeps its 28 slots: the drawn part is unknown here, so it is left empty.
-    r._stock = [ALL_TILES[0]] * (28 - len(stock)) + stock
-    r._drawn = 28 - len(stock)
-    values = view.line.end_values
-    r._ends = 7 * values[0] + values[1] if values else EMPTY
-    r._actions = [action for _, action in view.history]
-    r._current = view.current_player
-    r._leader = view.leader
-    r._lacks = [sum(1 << v for v in values_) for values_ in view.lacking]
-    r._outcome = view.outcome
-    credits = view.outcome.credits if view.outcome else (0,) * view.players
-    r._scores = tuple(score - credit for score, credit in zip(view.scores, credits, strict=True))
-    r._dealt = -1
-    r._seed = None
-    r._line = view.line
-    r._line_at = len(view.history)
-    return r

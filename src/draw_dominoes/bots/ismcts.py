@@ -1,11 +1,12 @@
 """ISMCTS (Cowling, Powley & Whitehouse 2012); ``omniscient``: the same search on the true round.
 
 Single-observer ISMCTS: every iteration draws a determinization of the bot's view
-(``sample_from_view``: other hands re-dealt respecting what each seat is known to lack,
+(``ViewSampler``: other hands re-dealt respecting what each seat is known to lack,
 the boneyard order shuffled), walks one shared tree keyed by action sequences with
 UCB1 corrected by availability counts, expands one node, finishes the round with a
 greedy playout and backs up each seat's match-aware reward (max-n: a node is scored
-for the seat that chose it).
+for the seat that chose it). With ``opponents="model"`` the other seats' moves in the
+tree follow the playout policy instead, and only the bot's own choices are searched.
 """
 
 from __future__ import annotations
@@ -14,18 +15,30 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..actions import Action
-from ..round import Round, sample_from_view
+from ..round import Round, ViewSampler
 from ..view import PlayerView
 from . import _rng, check_options, register, turn_actions
-from .search import play_out, positive_float, positive_int, rewards
+from .search import GREEDY_KEY, play_out, positive_float, positive_int, rewards
 
 __all__ = ["DEFAULT_ITERATIONS", "ISMCTSBot", "OmniscientBot", "search"]
 
-DEFAULT_ITERATIONS = 1200
-"""Iterations a move by default: a few tenths of a second at most on a small machine."""
+DEFAULT_ITERATIONS: Final[dict[int, int]] = {2: 1200, 3: 2000, 4: 2000}
+"""Iterations a move by default, by number of players: about a tenth of a second each way.
+
+Modelled opponents (below) make an iteration cheaper, so three and four players get more.
+"""
+DEFAULT_OPPONENTS: Final[dict[int, str]] = {2: "search", 3: "model", 4: "model"}
+"""How the tree treats the other seats' moves by default, by number of players.
+
+``search``: each seat picks its moves in the tree by UCB on its own reward (max-n), which
+pays against one opponent. ``model``: the other seats move in the tree as in the
+playouts (greedy, with ``epsilon`` random moves) and only the bot's own choices are
+searched; with two or three opponents the max-n tree grows too thin to learn their
+replies within the budget, and measured in three-player tables this played better.
+"""
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_EPSILON = 0.1
 _CLOCK_EVERY = 16
@@ -53,20 +66,25 @@ def search(
     time_per_move: float | None,
     exploration: float = DEFAULT_EXPLORATION,
     epsilon: float = DEFAULT_EPSILON,
+    opponents: str = "search",
     clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[Action, int]:
     """The most visited root action after the search, and the number of iterations run.
 
     ``determinize()`` returns a fresh full round in the position to search; the search
     stops after ``iterations`` or once ``time_per_move`` seconds have passed, whichever
-    comes first (at least one iteration always runs). ``clock`` tells the time.
+    comes first (at least one iteration always runs). ``opponents`` is ``search`` or
+    ``model`` (see ``DEFAULT_OPPONENTS``); ``clock`` tells the time.
     """
     first = determinize()
     legal = first.legal_actions()
     if len(legal) == 1:
         return legal[0], 0
     scores, target = first.scores, first.target
-    root = _Node(first.current_player)
+    me = first.current_player
+    root = _Node(me)
+    modelled = opponents == "model"
+    greedy_key = GREEDY_KEY.__getitem__
     deadline = None if time_per_move is None else clock() + time_per_move
     limit = iterations if iterations is not None else math.inf
     log = math.log
@@ -83,6 +101,20 @@ def search(
         while not game.is_over:
             actions = game.legal_actions()
             children = node.children
+            if modelled and game.current_player != me:
+                # An opponent moves as in the playouts; its move is an edge, not a choice.
+                if len(actions) == 1:
+                    action = actions[0]
+                elif epsilon and rng.random() < epsilon:
+                    action = actions[int(rng.random() * len(actions))]
+                else:
+                    action = max(actions, key=greedy_key)
+                child = children.get(action)
+                if child is None:
+                    child = children[action] = _Node(game.current_player)
+                node = child
+                game.apply(action)
+                continue
             untried = [a for a in actions if a not in children]
             if untried:
                 action = (
@@ -124,22 +156,26 @@ def search(
 
 
 def _search_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
-    check_options(name, options, {"iterations", "time_per_move", "exploration", "epsilon"})
+    check_options(
+        name, options, {"iterations", "time_per_move", "exploration", "epsilon", "opponents"}
+    )
     iterations = options.get("iterations")
     time_per_move = options.get("time_per_move")
     if iterations is not None:
         positive_int("iterations", iterations)
     if time_per_move is not None:
         positive_float("time_per_move", time_per_move)
-    if iterations is None and time_per_move is None:
-        iterations = DEFAULT_ITERATIONS
     exploration = options.get("exploration", DEFAULT_EXPLORATION)
     epsilon = options.get("epsilon", DEFAULT_EPSILON)
     if isinstance(exploration, bool) or not isinstance(exploration, int | float) or exploration < 0:
         raise ValueError(f"exploration must be a number of at least 0, not {exploration!r}")
     if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
         raise ValueError(f"epsilon must be a probability from 0 to 1, not {epsilon!r}")
+    opponents = options.get("opponents")
+    if opponents is not None and opponents not in ("search", "model"):
+        raise ValueError(f"opponents must be 'search' or 'model', not {opponents!r}")
     return {
+        "opponents": opponents,
         "iterations": iterations,
         "time_per_move": None if time_per_move is None else float(time_per_move),
         "exploration": float(exploration),
@@ -147,12 +183,24 @@ def _search_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _settings_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
+    """The search settings at a table of ``players``, with the defaults for that size filled in."""
+    resolved = dict(settings)
+    if resolved["opponents"] is None:
+        resolved["opponents"] = DEFAULT_OPPONENTS[players]
+    if resolved["iterations"] is None and resolved["time_per_move"] is None:
+        resolved["iterations"] = DEFAULT_ITERATIONS[players]
+    return resolved
+
+
 class ISMCTSBot:
     """Information Set MCTS over determinizations of its own view, never the true round.
 
-    Options: ``iterations`` (default 1200) and/or ``time_per_move`` in seconds (the
-    first limit reached stops the search), ``exploration`` (UCB constant, rewards in
-    [-1, 1]) and ``epsilon`` (random moves in the greedy playouts).
+    Options: ``iterations`` (default 1200 with two players, 2000 with three or four)
+    and/or ``time_per_move`` in seconds (the first limit reached stops the search),
+    ``opponents`` (``search`` or ``model``, see ``DEFAULT_OPPONENTS``), ``exploration``
+    (UCB constant, rewards in [-1, 1]) and ``epsilon`` (random moves in the greedy
+    playouts and in modelled opponents).
     """
 
     name = "ismcts"
@@ -168,9 +216,9 @@ class ISMCTSBot:
             self.last_iterations = 0
             return legal[0]
         rng = self.rng
-        action, self.last_iterations = search(
-            lambda: sample_from_view(view, rng), rng, **self.settings
-        )
+        sample = ViewSampler(view).sample
+        settings = _settings_for(self.settings, view.players)
+        action, self.last_iterations = search(lambda: sample(rng), rng, **settings)
         return action
 
 
@@ -199,7 +247,8 @@ class OmniscientBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        action, self.last_iterations = search(round_.clone, self.rng, **self.settings)
+        settings = _settings_for(self.settings, round_.players)
+        action, self.last_iterations = search(round_.clone, self.rng, **settings)
         return action
 
 

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from ..actions import Action
-from ..round import sample_from_view
+from ..round import ViewSampler
 from ..view import PlayerView
 from . import _rng, check_options, register, turn_actions
 from .search import play_out, positive_float, positive_int, rewards
@@ -52,10 +52,11 @@ class PIMCBot:
         totals = [0.0] * len(legal)
         deadline = None if self.time_per_move is None else time.perf_counter() + self.time_per_move
         worlds = 0
+        sample = ViewSampler(view).sample
         while self.iterations is None or worlds < self.iterations:
             if deadline is not None and worlds and time.perf_counter() >= deadline:
                 break
-            world = sample_from_view(view, rng)
+            world = sample(rng)
             for i, action in enumerate(legal):
                 game = world.clone()
                 game.apply(action)
