@@ -247,6 +247,29 @@ def test_cli_reports_a_stopped_run_without_playing_on(
     assert "no results file" in capsys.readouterr().err and not missing.exists()
 
 
+def test_report_only_without_matches_reports_every_game_in_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """More games than the default --matches (100) are all reported, not the first 100."""
+    out = tmp_path / "r.jsonl"
+    common = ["tournament", "--bots", "greedy,random", "--out", str(out), "--seed", "3"]
+    assert main([*common, "--matches", "104", "--unit", "round", "--backend", "serial",
+                 "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main([*common, "--unit", "round", "--report-only"]) == 0
+    assert "104 rounds" in capsys.readouterr().out
+    assert main([*common, "--unit", "round", "--matches", "10", "--report-only"]) == 0
+    assert "10 rounds" in capsys.readouterr().out
+    # a file with its header but no finished game yet: a clear error, the file untouched
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(out.read_text().splitlines()[0] + "\n")
+    before = empty.read_bytes()
+    assert main([*common[:-4], "--out", str(empty), "--seed", "3", "--unit", "round",
+                 "--report-only"]) == 2  # fmt: skip
+    assert "holds no finished games yet" in capsys.readouterr().err
+    assert empty.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import math
@@ -10,7 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_arguments", "parse_option", "run", "tables_for"]
+__all__ = ["DEFAULT_MATCHES", "add_arguments", "parse_option", "run", "tables_for"]
+
+DEFAULT_MATCHES = 100
+"""Games a table when ``--matches`` is not given (and not reporting a file)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,9 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--matches",
         type=int,
-        default=100,
-        help="games a table (rounded up to whole duplicate sets: every seat permutation "
-        "plays each deal)",
+        default=None,
+        help="games a table, 100 unless given (rounded up to whole duplicate sets: every "
+        "seat permutation plays each deal); with --report-only, every game in --out unless given",
     )
     parser.add_argument(
         "--unit",
@@ -111,12 +115,13 @@ def run(args: argparse.Namespace) -> int:
         for text in args.option:
             name, key, value = parse_option(text)
             options.setdefault(name, {})[key] = value
-        if args.matches < 1:
-            raise ValueError(f"--matches must be at least 1, not {args.matches}")
+        matches = DEFAULT_MATCHES if args.matches is None else args.matches
+        if matches < 1:
+            raise ValueError(f"--matches must be at least 1, not {matches}")
         if args.workers is not None and args.workers < 1:
             raise ValueError(f"--workers must be at least 1, not {args.workers}")
         sets = max(len(seat_permutations(t)) for t in tables)
-        deals = math.ceil(args.matches / sets)
+        deals = math.ceil(matches / sets)
         tournament = Tournament(
             players=args.players,
             tables=tuple(tables),
@@ -125,6 +130,16 @@ def run(args: argparse.Namespace) -> int:
             unit=args.unit,
             options=options,
         )
+        if args.report_only:
+            if not args.out.exists():
+                raise ValueError(f"there is no results file {args.out} to report on")
+            finished = load_results(args.out, tournament)
+            if args.matches is None:
+                # Report what the file holds: as many deals as its furthest game reached.
+                if not finished:
+                    raise ValueError(f"{args.out} holds no finished games yet")
+                deals = max(int(r["deal"]) + 1 for r in finished.values())
+                tournament = dataclasses.replace(tournament, deals=deals)
         print(
             f"{len(tables)} table(s) of {args.players}, {deals} deals each in every seat order: "
             f"{sum(deals * len(seat_permutations(t)) for t in tables)} {args.unit} games "
@@ -132,9 +147,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         if args.report_only:
-            if not args.out.exists():
-                raise ValueError(f"there is no results file {args.out} to report on")
-            finished = load_results(args.out, tournament)
             records = [finished[g.key] for g in tournament.games() if g.key in finished]
         else:
             records = run_tournament(
