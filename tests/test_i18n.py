@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 
 import pytest
 
+from draw_dominoes import IllegalActionError
 from draw_dominoes.i18n import (
     LANGUAGES,
     catalogue,
     domains,
     explain_outcome,
+    explain_refusal,
     language_from_environment,
     translate,
 )
@@ -59,3 +62,64 @@ def test_unknown_keys_and_languages_are_errors() -> None:
     with pytest.raises(ValueError, match="unknown language"):
         translate("common.player", "fr", seat=1)
     assert translate("common.player", "de", seat=2) == "Spieler 2"
+
+
+def _refusals() -> dict[str, IllegalActionError]:
+    """One real refusal (R8) of every kind, raised by the engine on scripted positions."""
+    from draw_dominoes import ALL_TILES, DRAW, PASS, Line, Match, Place, Round, Tile
+
+    def refused(attempt: Callable[[], object]) -> IllegalActionError:
+        with pytest.raises(IllegalActionError) as caught:
+            attempt()
+        return caught.value
+
+    t = Tile.parse
+    mine = ["[0|0]", "[0|1]", "[1|1]", "[2|6]", "[3|4]", "[5|5]", "[0|6]"]
+    theirs = ["[1|6]", "[6|6]", "[2|2]", "[2|3]", "[2|4]", "[2|5]", "[3|3]"]
+    rest = [str(x) for x in ALL_TILES if str(x) not in mine + theirs]
+    fresh = Round.from_deal([mine, theirs], rest, leader=0)
+    opened = fresh.clone()
+    opened.apply(Place(t("[2|6]"), None))  # ends 2 and 6; seat 1 to act
+    dry = fresh.clone()
+    while dry.drawable:
+        dry.apply(DRAW)  # seat 0 draws the boneyard down to its last two tiles (R6)
+    line = Line().place(t("[1|4]"), None)
+    match = Match(2, seed=3)
+    while not match.is_over:
+        match.apply(max(match.legal_actions(), key=str))
+    finished = fresh.clone()
+    while not finished.is_over:
+        finished.apply(finished.legal_actions()[0])
+    return {
+        "not_a_tile": refused(lambda: line.place("[1|2]", 0)),  # type: ignore[arg-type]
+        "in_line": refused(lambda: line.place(t("[1|4]"), 0)),
+        "must_open": refused(lambda: Line().place(t("[1|4]"), 1)),
+        "no_such_end": refused(lambda: line.place(t("[4|5]"), 2)),
+        "no_match": refused(lambda: opened.apply(Place(t("[3|3]"), 0))),
+        "match_over": refused(lambda: match.apply(DRAW)),
+        "round_over": refused(lambda: finished.apply(DRAW)),
+        "no_draw": refused(lambda: dry.apply(DRAW)),
+        "pass_can_draw": refused(lambda: fresh.clone().apply(PASS)),
+        "pass_can_place": refused(lambda: dry.apply(PASS)),
+        "not_an_action": refused(lambda: fresh.clone().apply("draw")),  # type: ignore[arg-type]
+        "not_held": refused(lambda: fresh.clone().apply(Place(t("[6|6]"), None))),
+        "opening_written": refused(lambda: fresh.clone().apply(Place(t("[0|0]"), 0))),
+        "which_end": refused(lambda: opened.apply(Place(t("[2|2]"), None))),
+    }
+
+
+def test_every_refusal_has_a_code_and_is_said_in_every_language() -> None:
+    """R8: the engine's reasons come with a code, so the interfaces can give them in German."""
+    refusals = _refusals()
+    messages = {k[len("common.refusal_") :] for k in catalogue("en", "common") if "refusal_" in k}
+    assert set(refusals) | {"illegal"} == messages
+    for code, error in refusals.items():
+        assert error.code == code
+        assert explain_refusal(error, "en") == str(error)  # the English text is the message
+        german = explain_refusal(error, "de")
+        assert german != str(error)
+        for value in error.details.values():
+            assert str(value) in german
+    assert explain_refusal(refusals["no_match"], "de") == "[3|3] passt nicht an Ende 0, das 2 zeigt"
+    assert explain_refusal(IllegalActionError("odd"), "de") == "dieser Zug ist hier nicht erlaubt"
+    assert explain_refusal(IllegalActionError("odd", "unheard_of"), "de") == "odd"

@@ -285,8 +285,18 @@ def test_bad_messages_get_clear_errors_and_change_nothing(server: Server) -> Non
     assert mover.wait_for(lambda m: m["type"] == "error")["code"] == "too_large"
     assert _state_snapshot(mover) == before
     illegal = mover.reply_to(mover.send({"type": "action", "action": not_mine}))
-    assert "not allowed" in illegal["message"]
-    for c in (ann, bob, watcher):
+    assert "not allowed" in illegal["message"] and f"does not hold {not_mine}" in illegal["message"]
+    # the same refusal on a German connection of the same seat: the engine's reason in German
+    token = table["token"] if mover is ann else bea["token"]
+    german = Client(server, table_id, token, lang="de")
+    german.recv()
+    reply = german.reply_to(german.send({"type": "action", "action": not_mine}))
+    assert reply["code"] == "illegal"
+    assert reply["message"].startswith("Dieser Zug ist nicht erlaubt: Spieler ")
+    assert f"hat {not_mine} nicht auf der Hand" in reply["message"]
+    assert "does not hold" not in reply["message"]
+    assert _state_snapshot(mover) == before
+    for c in (ann, bob, watcher, german):
         c.close()
 
 

@@ -20,7 +20,17 @@ __all__ = [
 
 
 class IllegalActionError(ValueError):
-    """An action the rules do not allow here (R8); the state is left unchanged."""
+    """An action the rules do not allow here (R8); the state is left unchanged.
+
+    ``str()`` is the reason in English; ``code`` names the reason and ``details`` holds
+    its particulars (tiles and actions as text, numbers), so that an interface can give
+    the same reason in the player's language.
+    """
+
+    def __init__(self, message: str, code: str = "illegal", **details: str | int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.details = details
 
 
 class Place:

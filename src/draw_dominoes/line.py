@@ -146,18 +146,30 @@ class Line:
 
     def _check(self, tile: Tile, end: int | None) -> None:
         if not isinstance(tile, Tile):
-            raise IllegalActionError(f"not a tile: {tile!r}")
+            raise IllegalActionError(f"not a tile: {tile!r}", "not_a_tile", thing=repr(tile))
         if tile in self._tiles:
-            raise IllegalActionError(f"{tile} is already in the line")
+            raise IllegalActionError(f"{tile} is already in the line", "in_line", tile=str(tile))
         if not self._ends:
             if end is not None:
-                raise IllegalActionError(f"the line is empty: {tile} must open it (end None)")
+                raise IllegalActionError(
+                    f"the line is empty: {tile} must open it (end None)",
+                    "must_open",
+                    tile=str(tile),
+                )
             return
         if end not in (0, 1):
-            raise IllegalActionError(f"the line has ends 0 and 1, not {end!r}")
+            raise IllegalActionError(
+                f"the line has ends 0 and 1, not {end!r}", "no_such_end", end=repr(end)
+            )
         value = self._ends[end].value
         if value not in (tile.low, tile.high):
-            raise IllegalActionError(f"{tile} does not match end {end}, which shows {value}")
+            raise IllegalActionError(
+                f"{tile} does not match end {end}, which shows {value}",
+                "no_match",
+                tile=str(tile),
+                end=end,
+                value=value,
+            )
 
     def place(self, tile: Tile, end: int | None) -> Line:
         """The line with ``tile`` placed at ``end`` (R9–R10); IllegalActionError if it won't fit."""

@@ -120,7 +120,7 @@ class Match:
     def apply(self, action: Action) -> None:
         """Play in the current round; a finished round is settled and the next one dealt."""
         if self.is_over:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError("the match is over", "match_over")
         current = self._current
         current.apply(action)
         outcome = current.outcome

@@ -436,7 +436,7 @@ class Round:
     def apply(self, action: Action) -> None:
         """Play ``action`` for the current player; IllegalActionError changes nothing (R8)."""
         if self._outcome is not None:
-            raise IllegalActionError("the round is over")
+            raise IllegalActionError("the round is over", "round_over")
         seat = self._current
         kind = type(action)
         if kind is Place:
@@ -457,16 +457,22 @@ class Round:
             drawn = self._drawn
             if drawn >= _LAST_DRAW:
                 raise IllegalActionError(
-                    f"no drawing: the boneyard is down to {28 - drawn} tiles, which stay undrawn"
+                    f"no drawing: the boneyard is down to {28 - drawn} tiles, which stay undrawn",
+                    "no_draw",
+                    left=28 - drawn,
                 )
             self._hands[seat] |= self._stock[drawn].bit
             self._drawn = drawn + 1
             self._actions.append(action)
         elif kind is Pass:
             if self._drawn < _LAST_DRAW:
-                raise IllegalActionError("no passing while you can draw: draw or place")
+                raise IllegalActionError(
+                    "no passing while you can draw: draw or place", "pass_can_draw"
+                )
             if self._hands[seat] & _PLAYABLE[self._ends]:
-                raise IllegalActionError("no passing with a playable tile: place it")
+                raise IllegalActionError(
+                    "no passing with a playable tile: place it", "pass_can_place"
+                )
             e0, e1 = divmod(self._ends, 7)
             self._lacks[seat] |= (1 << e0) | (1 << e1)
             self._actions.append(action)
@@ -475,21 +481,38 @@ class Round:
             else:
                 self._current = (seat + 1) % self._n
         else:
-            raise IllegalActionError(f"not an action: {action!r}")
+            raise IllegalActionError(
+                f"not an action: {action!r}", "not_an_action", thing=repr(action)
+            )
 
     def _why_not(self, action: Place) -> IllegalActionError:
         """The error for a placement that does not fit."""
         tile, end, seat = action.tile, action.end, self._current
         if not self._hands[seat] & tile.bit:
-            return IllegalActionError(f"player {seat} does not hold {tile}")
+            return IllegalActionError(
+                f"player {seat} does not hold {tile}", "not_held", player=seat, tile=str(tile)
+            )
         if self._ends == EMPTY:
             return IllegalActionError(
-                f"the line is empty: {tile} opens it, written {tile}, not {action}"
+                f"the line is empty: {tile} opens it, written {tile}, not {action}",
+                "opening_written",
+                tile=str(tile),
+                action=str(action),
             )
         if end is None:
-            return IllegalActionError(f"the line is open: say which end, {tile}@0 or {tile}@1")
+            return IllegalActionError(
+                f"the line is open: say which end, {tile}@0 or {tile}@1",
+                "which_end",
+                tile=str(tile),
+            )
         value = divmod(self._ends, 7)[end]
-        return IllegalActionError(f"{tile} does not match end {end}, which shows {value}")
+        return IllegalActionError(
+            f"{tile} does not match end {end}, which shows {value}",
+            "no_match",
+            tile=str(tile),
+            end=end,
+            value=value,
+        )
 
     def _settle(self, kind: Termination) -> None:
         totals = tuple(pips_of_mask(h) for h in self._hands)

@@ -14,6 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from ..actions import IllegalActionError
 from ..view import Outcome, Termination
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "catalogue",
     "domains",
     "explain_outcome",
+    "explain_refusal",
     "join_numbers",
     "language_from_environment",
     "translate",
@@ -106,3 +108,11 @@ def explain_outcome(outcome: Outcome, names: list[str], lang: str = DEFAULT_LANG
         sum=" + ".join(str(t) for t in others),
         points=outcome.points,
     )
+
+
+def explain_refusal(error: IllegalActionError, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Why the engine refused an action (R8), in ``lang``: the message for ``error.code``."""
+    try:
+        return translate(f"common.refusal_{error.code}", lang, **error.details)
+    except KeyError:
+        return str(error)  # a reason without a message of its own: its English text

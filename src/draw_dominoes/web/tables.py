@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from .. import bots, record
 from ..actions import Action, Draw, IllegalActionError, Pass, Place, parse_action
-from ..i18n import explain_outcome, translate
+from ..i18n import explain_outcome, explain_refusal, translate
 from ..line import Line
 from ..match import Match
 from ..round import Round
@@ -42,7 +42,11 @@ class UserError(Exception):
         self.values = values
 
     def message(self, lang: str) -> str:
-        return translate(f"web.error_{self.code}", lang, **self.values)
+        values = {
+            key: explain_refusal(value, lang) if isinstance(value, IllegalActionError) else value
+            for key, value in self.values.items()
+        }
+        return translate(f"web.error_{self.code}", lang, **values)
 
 
 class ConnectionGone(ConnectionError):
@@ -392,7 +396,7 @@ class Hub:
         try:
             trial.apply(action)
         except IllegalActionError as exc:
-            raise UserError("illegal", reason=str(exc)) from None
+            raise UserError("illegal", reason=exc) from None
         number = len(table.matches) - 1
         self.store.save_match(table.id, number, table.seed_of(number), record_text(trial))
         table.matches[-1] = trial
