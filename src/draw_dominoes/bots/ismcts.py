@@ -23,7 +23,7 @@ from ..view import PlayerView
 from . import _rng, check_options, register, turn_actions
 from .search import GREEDY_KEY, play_out, positive_float, positive_int, rewards
 
-__all__ = ["DEFAULT_ITERATIONS", "ISMCTSBot", "OmniscientBot", "search"]
+__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_OPPONENTS", "ISMCTSBot", "OmniscientBot", "search"]
 
 DEFAULT_ITERATIONS: Final[dict[int, int]] = {2: 1200, 3: 2000, 4: 2000}
 """Iterations a move by default, by number of players: about a tenth of a second each way.
