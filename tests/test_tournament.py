@@ -268,6 +268,11 @@ def test_report_only_without_matches_reports_every_game_in_the_file(
                  "--report-only"]) == 2  # fmt: skip
     assert "holds no finished games yet" in capsys.readouterr().err
     assert empty.read_bytes() == before
+    # a game line without its deal number: a clear error, not a crash
+    empty.write_text(empty.read_text() + '{"key": "t0-d0-greedy-random"}\n')
+    assert main([*common[:-4], "--out", str(empty), "--seed", "3", "--unit", "round",
+                 "--report-only"]) == 2  # fmt: skip
+    assert "has no deal number" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

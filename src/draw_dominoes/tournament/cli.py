@@ -138,7 +138,10 @@ def run(args: argparse.Namespace) -> int:
                 # Report what the file holds: as many deals as its furthest game reached.
                 if not finished:
                     raise ValueError(f"{args.out} holds no finished games yet")
-                deals = max(int(r["deal"]) + 1 for r in finished.values())
+                try:
+                    deals = max(int(r["deal"]) + 1 for r in finished.values())
+                except (KeyError, TypeError, ValueError):
+                    raise ValueError(f"{args.out}: a finished game has no deal number") from None
                 tournament = dataclasses.replace(tournament, deals=deals)
         print(
             f"{len(tables)} table(s) of {args.players}, {deals} deals each in every seat order: "
