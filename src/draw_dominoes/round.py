@@ -588,94 +588,72 @@ class ViewSampler:
     gives for the same ``rng`` state.
     """
 
-    __slots__ = (
-        "_actions",
-        "_current",
-        "_ends",
-        "_forbidden",
-        "_hands",
-        "_hidden",
-        "_hidden_bits",
-        "_lacks",
-        "_leader",
-        "_line",
-        "_line_at",
-        "_n",
-        "_others",
-        "_outcome",
-        "_scores",
-        "_sizes",
-    )
+    __slots__ = ("_forbidden", "_hidden", "_hidden_bits", "_others", "_sizes", "_template")
 
     def __init__(self, view: PlayerView) -> None:
         n = view.players
-        me = view.player
-        self._n = n
-        self._outcome = view.outcome
-        self._current = view.current_player
-        self._leader = view.leader
-        self._line = view.line
-        self._line_at = len(view.history)
-        self._actions = [action for _, action in view.history]
+        outcome = view.outcome
         lacking = view.lacking
-        self._lacks = [sum(1 << v for v in values) for values in lacking]
+        # The round every draw starts from: the view's position with only the known hands;
+        # each draw clones it and fills in the other hands and the boneyard.
+        template = object.__new__(Round)
+        template._n = n
+        template._stock = []
+        template._drawn = 28
         values = view.line.end_values
-        self._ends = 7 * values[0] + values[1] if values else EMPTY
-        credits = view.outcome.credits if view.outcome else (0,) * n
-        self._scores = tuple(
+        template._ends = 7 * values[0] + values[1] if values else EMPTY
+        template._actions = [action for _, action in view.history]
+        template._current = view.current_player
+        template._leader = view.leader
+        template._lacks = [sum(1 << v for v in values_) for values_ in lacking]
+        template._outcome = outcome
+        credits = outcome.credits if outcome else (0,) * n
+        template._scores = tuple(
             score - credit for score, credit in zip(view.scores, credits, strict=True)
         )
-        if view.outcome is not None:
+        template._dealt = -1
+        template._seed = None
+        template._line = view.line
+        template._line_at = len(view.history)
+        if outcome is not None:
             # After the round nothing is hidden but the boneyard order, which no longer matters.
-            self._hands = [sum(t.bit for t in h) for h in view.revealed_hands]
-            known = sum(self._hands) | sum(t.bit for t in view.line.tiles)
+            template._hands = [sum(t.bit for t in h) for h in view.revealed_hands]
+            known = sum(template._hands) | sum(t.bit for t in view.line.tiles)
             self._others: list[int] = []
             self._sizes: list[int] = []
             self._forbidden: list[int] = []
         else:
             own = sum(t.bit for t in view.hand)
             known = own | sum(t.bit for t in view.line.tiles)
-            self._hands = [0] * n
-            self._hands[me] = own
-            self._others = [seat for seat in range(n) if seat != me]
+            template._hands = [0] * n
+            template._hands[view.player] = own
+            self._others = [seat for seat in range(n) if seat != view.player]
             self._sizes = [view.hand_sizes[seat] for seat in self._others]
             self._forbidden = [_values_mask(lacking[seat]) for seat in self._others]
+        self._template = template
         self._hidden = [t for t in ALL_TILES if not known & t.bit]
         self._hidden_bits = [t.bit for t in self._hidden]
-        if view.outcome is None and len(self._hidden) != sum(self._sizes) + view.boneyard_size:
+        if outcome is None and len(self._hidden) != sum(self._sizes) + view.boneyard_size:
             raise ValueError("inconsistent view: hidden tiles do not match hand and boneyard sizes")
 
     def sample(self, rng: random.Random) -> Round:
         """One full round, drawn uniformly from those consistent with the view."""
         hidden = self._hidden
-        hands = self._hands[:]
-        if self._outcome is not None:
+        r = self._template.clone()
+        if r._outcome is not None:
             stock = hidden[:]
         else:
             dealt = _deal_hidden(hidden, self._hidden_bits, self._sizes, self._forbidden, rng)
+            hands = r._hands
             dealt_mask = 0
             for seat, mask in zip(self._others, dealt):
                 hands[seat] = mask
                 dealt_mask |= mask
             stock = [t for t in hidden if not dealt_mask & t.bit]
         rng.shuffle(stock)
-        r = object.__new__(Round)
-        r._n = self._n
-        r._hands = hands
         # The stock keeps its 28 slots: the drawn part is unknown here, so it is left empty.
         r._drawn = drawn = 28 - len(stock)
         r._stock = [ALL_TILES[0]] * drawn + stock
-        r._ends = self._ends
-        r._actions = self._actions[:]
-        r._current = self._current
-        r._leader = self._leader
-        r._lacks = self._lacks[:]
-        r._outcome = self._outcome
-        r._scores = self._scores
-        r._dealt = -1
-        r._seed = None
-        r._line = self._line
-        r._line_at = self._line_at
         return r
 
 
