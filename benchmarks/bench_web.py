@@ -1,13 +1,29 @@
-"""Load benchmark of the web app: N tables at once, each a WebSocket player against a server bot.
+"""Load benchmark of the web app: two server builds side by side, saturated and at human pace.
 
-Starts ``draw-dominoes serve`` on 127.0.0.1 with a fresh database, opens one WebSocket per
-table, and lets a seeded random player play against a server-side bot until every match
-is over (or the time limit is reached). Reports actions per second (all actions, the
-bots' included) and the latency of the players' actions: from sending the intent to the
-server's acknowledgement, which comes after the action is validated, written to SQLite
-and pushed to the table.
+Each table is a WebSocket player (seat 0, a seeded random player) against a server-side bot
+(seat 1, ``--bot``). Two measurements, each run on a fresh server with a fresh database:
 
-    python benchmarks/bench_web.py --tables 100
+* saturated: ``--tables`` tables start at once and every player acts as soon as its previous
+  action is acknowledged, until each table's match is over. Reports all actions a second (the
+  bots' included: the state message's ``seq`` counts them), the players' acknowledgement
+  latency (from sending the intent to the server's ``ok``, which comes after the action is
+  validated, written to SQLite and pushed to the table) and the server process's CPU seconds
+  per action (utime + stime from /proc), the most robust figure on a shared machine.
+* paced: ``--paced-tables`` tables whose players wait a seeded random 1-2 s before each of
+  their actions, for ``--paced-seconds``; reports ack latency p50/p99/max (target: p99 under
+  50 ms) and how many acks were measured.
+
+Both are run for two builds in the same run, alternating which goes first over ``--repeat``
+rounds: the baseline (``--baseline REV``, default 589f486; exported with ``git archive`` and
+imported through PYTHONPATH, which is checked to win over the editable install) and the
+candidate (the working tree, or ``--candidate REV``). Server options the baseline lacks (the
+connection and creation limits) are passed only to builds whose ``--help`` lists them. Only
+127.0.0.1 is used; any error message from the server aborts the run, and each run is capped
+at ``--limit`` seconds.
+
+    python benchmarks/bench_web.py --tables 100 --paced-tables 200 --paced-seconds 60
+    python benchmarks/bench_web.py --baseline 589f486 --candidate HEAD --repeat 3
+    python benchmarks/bench_web.py --baseline none --paced-tables 0
 """
 
 from __future__ import annotations
@@ -15,130 +31,577 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
+import os
 import random
+import re
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+REPO = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+COMMON_OPTIONS = ["--bot-delay", "0", "--rate", "1000", "--allow-seeds"]
+"""Every build gets these: bots answer at once, the players are never rate limited, and
+deals are reproducible (this server serves only the benchmark)."""
+LIMIT_OPTIONS = {
+    "--create-rate": "1000000",
+    "--max-bot-tables": "1000000",
+    "--max-connections-per-address": "100000",
+    "--max-connections": "100000",
+    "--address-rate": "1000000",
+}
+"""Passed only to a build whose --help lists them, so that many tables from one address
+are not refused."""
+PACE = (1.0, 2.0)
+"""Seconds a paced player waits before each of its actions (uniform)."""
+P99_TARGET_MS = 50.0
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class BenchError(Exception):
+    """Aborts the run: a server that fails, refuses or misbehaves."""
+
+
+# ------------------------------------------------------------------ builds and servers
+
+
+@dataclass
+class Build:
+    label: str
+    source: Path
+    """The src folder this build's ``draw_dominoes`` must be imported from."""
+    env: dict[str, str]
+    options: list[str] = field(default_factory=list)
+    """The LIMIT_OPTIONS this build understands, with their values."""
+
+
+def git(*args: str) -> str:
+    result = subprocess.run(
+        ["git", *args], cwd=REPO, capture_output=True, text=True, timeout=60, check=False
+    )
+    if result.returncode != 0:
+        raise BenchError(f"git {' '.join(args)} failed: {result.stderr.strip()}")
+    return result.stdout.strip()
+
+
+def clean_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def python_output(build: Build, args: list[str], cwd: Path) -> str:
+    result = subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env=build.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise BenchError(
+            f"{build.label}: `python {' '.join(args)}` failed:\n{result.stderr.strip()[-2000:]}"
+        )
+    return result.stdout
+
+
+def prepare(role: str, rev: str | None, folder: Path) -> Build:
+    """The working tree (``rev`` None) or an exported commit, checked to import from there."""
+    if rev is None:
+        changed = git("--no-optional-locks", "status", "--porcelain", "--", "src").splitlines()
+        note = f", {len(changed)} files changed under src/" if changed else ""
+        build = Build(f"{role} working tree", REPO / "src", clean_env())
+        description = f"the working tree {REPO} (HEAD {git('rev-parse', '--short', 'HEAD')}{note})"
+    else:
+        try:
+            commit = git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+        except BenchError:
+            raise BenchError(f"--{role} {rev}: not a commit of {REPO}") from None
+        short = git("rev-parse", "--short", commit)
+        target = folder / f"{role}-{short}"
+        target.mkdir()
+        archive = subprocess.Popen(
+            ["git", "archive", commit, "src"], cwd=REPO, stdout=subprocess.PIPE
+        )
+        untar = subprocess.run(["tar", "-x", "-C", str(target)], stdin=archive.stdout, check=False)
+        assert archive.stdout is not None
+        archive.stdout.close()
+        if archive.wait(timeout=60) != 0 or untar.returncode != 0:
+            raise BenchError(f"could not export {rev} ({commit}) with git archive | tar")
+        env = clean_env()
+        env["PYTHONPATH"] = str(target / "src")
+        build = Build(f"{role} {short}", target / "src", env)
+        description = f"commit {commit[:12]} exported to {target / 'src'}"
+    probe = "import draw_dominoes as d, draw_dominoes.web as w; print(d.__file__, w.__file__)"
+    paths = [Path(line).resolve() for line in python_output(build, ["-c", probe], folder).split()]
+    if len(paths) != 2 or not all(p.is_relative_to(build.source.resolve()) for p in paths):
+        raise BenchError(
+            f"{build.label}: draw_dominoes is imported from {[str(p) for p in paths]}, "
+            f"not from {build.source}"
+        )
+    usage = python_output(build, ["-m", "draw_dominoes.web", "--help"], folder)
+    for option, value in LIMIT_OPTIONS.items():
+        if re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", usage):
+            build.options += [option, value]
+    extra = " ".join(build.options[::2]) or "none"
+    print(f"{build.label}: {description}; imports {paths[0]}; extra options: {extra}", flush=True)
+    return build
 
 
 def free_port() -> int:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((HOST, 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process and its living descendants (a server may think
+    in worker processes), all threads included, from /proc/<pid>/stat."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:  # it ended meanwhile
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
+    if pid not in ticks:
+        raise BenchError(f"the server process {pid} is gone")
+    tree = {pid}
+    for _ in range(10):  # descendants, down to ten generations
+        grown = tree | {child for child, parent in parents.items() if parent in tree}
+        if grown == tree:
+            break
+        tree = grown
+    return sum(ticks[p] for p in tree) / CLOCK_TICKS
+
+
+class Server:
+    """One server process of a build on a free port of 127.0.0.1, with a fresh database."""
+
+    def __init__(self, build: Build, folder: Path, deadline: float) -> None:
+        self.build = build
+        self.port = free_port()
+        self.base = f"{HOST}:{self.port}"
+        self.log_path = folder / "server.log"
+        command = [sys.executable, "-m", "draw_dominoes.web", "--host", HOST]
+        command += ["--port", str(self.port), "--db", str(folder / "bench.sqlite3")]
+        command += COMMON_OPTIONS + build.options
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                command, cwd=folder, env=build.env, stdout=subprocess.DEVNULL, stderr=log
+            )
+        try:
+            self._wait_ready(min(deadline, time.monotonic() + 60))
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_ready(self, deadline: float) -> None:
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise BenchError(
+                    f"{self.build.label}: the server exited with code {self.process.returncode} "
+                    f"before it answered:\n{self.log_tail()}"
+                )
+            try:
+                with urllib.request.urlopen(f"http://{self.base}/api/bots", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise BenchError(
+            f"{self.build.label}: the server did not answer in time:\n{self.log_tail()}"
+        )
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.process.pid)
+
+    def log_tail(self, lines: int = 30) -> str:
+        text = self.log_path.read_text(errors="replace").strip().splitlines()
+        return "\n".join(text[-lines:]) or "(nothing on stderr)"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+# ------------------------------------------------------------------ players
 
 
 def post(url: str, data: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
         url, json.dumps(data).encode(), {"Content-Type": "application/json"}
     )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        result: dict[str, Any] = json.loads(response.read())
-        return result
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            result: dict[str, Any] = json.loads(response.read())
+            return result
+    except urllib.error.HTTPError as error:
+        body = error.read().decode(errors="replace")[:500]
+        raise BenchError(f"POST {url} refused: HTTP {error.code} {body}") from None
+    except OSError as error:
+        raise BenchError(f"POST {url} failed: {error!r}") from None
 
 
-async def play_table(
-    base: str, number: int, bot: str, seed: int, deadline: float, latencies: list[float]
-) -> int:
-    """One table: create it, start, play seat 0 at random until the match is over."""
-    table = await asyncio.to_thread(
+@dataclass
+class Table:
+    """Seat 0 of one table: its socket, the last state it saw, and what it measured."""
+
+    number: int
+    socket: ClientConnection
+    choice: random.Random
+    pace: random.Random
+    state: dict[str, Any] = field(default_factory=dict)
+    pending: dict[int, float] = field(default_factory=dict)
+    """Request id to perf_counter time of each action not yet acknowledged."""
+    latencies: list[float] = field(default_factory=list)
+    worst: tuple[float, float] = (0.0, 0.0)
+    """The longest ack latency and the perf_counter time its action was sent."""
+    seqs: dict[int, int] = field(default_factory=dict)
+    """Match number to the highest ``seq`` seen in it: the actions played at this table."""
+    next_id: int = 1
+
+    @property
+    def actions(self) -> int:
+        return sum(self.seqs.values())
+
+    async def send(self, message: dict[str, Any], timed: bool = False) -> None:
+        """Send an intent with a fresh id; ``timed``: measure the time to its ``ok``."""
+        request_id = self.next_id
+        self.next_id += 1
+        if timed:
+            self.pending[request_id] = time.perf_counter()
+        try:
+            await self.socket.send(json.dumps({**message, "id": request_id}))
+        except ConnectionClosed as error:
+            raise self.closed(error) from None
+
+    def closed(self, error: ConnectionClosed) -> BenchError:
+        return BenchError(f"table {self.number}: the server closed the socket: {error}")
+
+    async def receive(self, deadline: float, until: float | None = None) -> bool:
+        """Take the next message; False if ``until`` came first. Errors abort the run."""
+        end = deadline if until is None else min(until, deadline)
+        try:
+            text = await asyncio.wait_for(self.socket.recv(), max(0.0, end - time.monotonic()))
+        except TimeoutError:
+            if until is not None and until < deadline:
+                return False
+            raise BenchError(f"table {self.number}: no answer before the --limit ran out") from None
+        except ConnectionClosed as error:
+            raise self.closed(error) from None
+        received = time.perf_counter()
+        message = json.loads(text)
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "error":
+            raise BenchError(
+                f"table {self.number}: the server sent an error: {message.get('code')}: "
+                f"{message.get('message')}"
+            )
+        if kind == "state":
+            self.state = message
+            match_number = int(message.get("table", {}).get("match_number", 0))
+            if match_number:
+                seq = int(message.get("seq", 0))
+                self.seqs[match_number] = max(seq, self.seqs.get(match_number, 0))
+        elif kind == "ok":
+            sent = self.pending.pop(message.get("id"), None)
+            if sent is not None:
+                self.latencies.append(received - sent)
+                self.worst = max(self.worst, (received - sent, sent))
+        # anything else (pong, presence, newer message types) is not ours to judge
+        return True
+
+
+async def open_table(base: str, number: int, bot: str, seed: int, deadline: float) -> Table:
+    """Create a table (seat 1 a bot), connect seat 0 and wait for its first state."""
+    created = await asyncio.to_thread(
         post,
         f"http://{base}/api/tables",
         {"players": 2, "name": f"P{number}", "bots": {"1": bot}, "seed": seed + number},
     )
-    rng = random.Random(seed * 7919 + number)
-    uri = f"ws://{base}/ws/{table['table_id']}?token={table['token']}"
-    async with connect(uri, max_size=2**22) as socket_:
-        await socket_.send(json.dumps({"type": "start", "id": 0}))
-        state: dict[str, Any] = {}
-        pending: dict[int, float] = {}
-        next_id = 1
-        while time.monotonic() < deadline:
-            message = json.loads(await socket_.recv())
-            if message["type"] == "state":
-                state = message
-            elif message["type"] == "ok" and message["id"] in pending:
-                latencies.append(time.perf_counter() - pending.pop(message["id"]))
-            elif message["type"] == "error":
-                raise RuntimeError(message["message"])
-            if state.get("table", {}).get("status") == "over":
-                return int(state["seq"])
-            view = state.get("view")
-            if view and view["legal_actions"] and not pending:
-                pending[next_id] = time.perf_counter()
-                action = rng.choice(view["legal_actions"])
-                await socket_.send(json.dumps({"type": "action", "action": action, "id": next_id}))
-                next_id += 1
-        return int(state.get("seq", 0))
-
-
-async def run_load(base: str, tables: int, bot: str, seed: int, limit: float) -> dict[str, Any]:
-    latencies: list[float] = []
-    start = time.monotonic()
-    deadline = start + limit
-    counts = await asyncio.gather(
-        *(play_table(base, n, bot, seed, deadline, latencies) for n in range(tables))
+    uri = f"ws://{base}/ws/{created['table_id']}?token={created['token']}"
+    try:
+        connection = await asyncio.wait_for(
+            connect(uri, max_size=2**22), max(0.1, deadline - time.monotonic())
+        )
+    except (OSError, TimeoutError, ConnectionClosed) as error:
+        raise BenchError(f"table {number}: could not connect: {error!r}") from None
+    table = Table(
+        number,
+        connection,
+        choice=random.Random(seed * 7919 + number),
+        pace=random.Random(f"pace:{seed}:{number}"),
     )
-    elapsed = time.monotonic() - start
-    ordered = sorted(latencies)
+    while not table.state:
+        await table.receive(deadline)
+    return table
 
-    def quantile(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
-    return {
-        "tables": tables,
-        "actions": sum(counts),
-        "player_actions": len(latencies),
-        "seconds": elapsed,
-        "actions_per_second": sum(counts) / elapsed,
-        "p50_ms": quantile(0.50),
-        "p99_ms": quantile(0.99),
-        "mean_ms": statistics.fmean(latencies) * 1000 if latencies else 0.0,
-    }
+async def play(table: Table, paced: bool, stop: float, deadline: float, seed: int) -> None:
+    """Play seat 0 at random: at once (not ``paced``) until the match is over, or after a
+    1-2 s pause each turn (``paced``), with rematches, until ``stop``."""
+    await table.send({"type": "start"})
+    acted: tuple[int, int] | None = None  # (match number, seq) of the last action sent
+    rematched = 0
+    due: float | None = None
+    while True:
+        info = table.state.get("table") or {}
+        view = table.state.get("view") or {}
+        match_number = int(info.get("match_number", 0))
+        position = (match_number, int(table.state.get("seq", 0)))
+        now = time.monotonic()
+        if not table.pending:
+            if now >= stop:
+                return
+            if info.get("status") == "over":
+                if not paced:
+                    return
+                if rematched != match_number:
+                    rematched = match_number
+                    fresh = seed + table.number * 1000 + match_number
+                    await table.send({"type": "rematch", "seed": fresh})
+            elif view.get("legal_actions") and position != acted:
+                if paced and due is None:
+                    due = now + table.pace.uniform(*PACE)
+                if due is None or now >= due:
+                    action = table.choice.choice(view["legal_actions"])
+                    await table.send({"type": "action", "action": action}, timed=True)
+                    acted, due = position, None
+                    continue
+        until = None if table.pending else (stop if due is None else min(due, stop))
+        await table.receive(deadline, until)
+
+
+@dataclass
+class Run:
+    kind: str
+    build: str
+    tables: int
+    seconds: float
+    actions: int
+    server_cpu: float
+    client_cpu: float
+    latencies: list[float]
+    """Sorted, in seconds."""
+    worst_at: float
+    """When the slowest acknowledged action was sent, in seconds after the start."""
+
+    def ms(self, q: float) -> float:
+        """The q-quantile of the ack latency in ms (nearest rank)."""
+        if not self.latencies:
+            return math.nan
+        index = min(len(self.latencies) - 1, max(0, math.ceil(q * len(self.latencies)) - 1))
+        return self.latencies[index] * 1000
+
+    @property
+    def per_second(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def cpu_ms_per_action(self) -> float:
+        return self.server_cpu / self.actions * 1000 if self.actions else math.nan
+
+
+async def measure(
+    server: Server, kind: str, tables: int, bot: str, seed: int, seconds: float, limit: float
+) -> Run:
+    deadline = time.monotonic() + limit
+    players: list[Table] = []
+    try:
+        for chunk in range(0, tables, 50):  # not hundreds of handshakes at once
+            numbers = range(chunk, min(tables, chunk + 50))
+            players += await asyncio.gather(
+                *(open_table(server.base, n, bot, seed, deadline) for n in numbers)
+            )
+        paced = kind == "paced"
+        cpu, client = server.cpu(), time.process_time()
+        start, start_perf = time.monotonic(), time.perf_counter()
+        stop = start + seconds if paced else math.inf
+        async with asyncio.TaskGroup() as group:
+            for table in players:
+                group.create_task(play(table, paced, stop, deadline, seed))
+        elapsed = time.monotonic() - start
+        cpu, client = server.cpu() - cpu, time.process_time() - client
+    finally:
+        await asyncio.gather(*(t.socket.close() for t in players), return_exceptions=True)
+    return Run(
+        kind,
+        server.build.label,
+        tables,
+        elapsed,
+        sum(t.actions for t in players),
+        cpu,
+        client,
+        sorted(x for t in players for x in t.latencies),
+        max(t.worst for t in players)[1] - start_perf,
+    )
+
+
+def first_error(group: BaseExceptionGroup[Any]) -> BaseException:
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+def run_once(build: Build, kind: str, tables: int, args: argparse.Namespace, folder: Path) -> Run:
+    run_folder = Path(tempfile.mkdtemp(prefix=f"{kind}-", dir=folder))
+    seconds = args.paced_seconds if kind == "paced" else 0.0
+    server = Server(build, run_folder, time.monotonic() + args.limit)
+    try:
+        try:
+            try:
+                result = asyncio.run(
+                    measure(server, kind, tables, args.bot, args.seed, seconds, args.limit)
+                )
+            except BaseExceptionGroup as group:
+                raise first_error(group) from None
+        except BenchError as error:
+            raise BenchError(
+                f"{build.label}, {kind} run: {error}\nserver stderr:\n{server.log_tail()}"
+            ) from None
+    finally:
+        server.stop()
+    noise = server.log_tail(5)
+    if server.log_path.stat().st_size:
+        print(f"  (the {build.label} server wrote to stderr:\n{noise})", flush=True)
+    return result
+
+
+def describe(run: Run) -> str:
+    acks = f"{len(run.latencies)} acks"
+    if run.kind == "saturated":
+        return (
+            f"{run.tables} tables, {run.actions} actions in {run.seconds:.1f} s: "
+            f"{run.per_second:.0f} actions/s, server CPU {run.cpu_ms_per_action:.3f} ms/action "
+            f"({run.server_cpu / run.seconds:.0%} of a core); {acks} p50 {run.ms(0.5):.1f} ms "
+            f"p99 {run.ms(0.99):.1f} ms; client CPU {run.client_cpu / run.seconds:.0%}"
+        )
+    target = "met" if run.ms(0.99) < P99_TARGET_MS else "MISSED"
+    return (
+        f"{run.tables} tables for {run.seconds:.1f} s: {acks} p50 {run.ms(0.5):.1f} ms "
+        f"p99 {run.ms(0.99):.1f} ms (< {P99_TARGET_MS:.0f} ms {target}) max {run.ms(1.0):.1f} ms "
+        f"(sent at {run.worst_at:.1f} s); {run.actions} actions, server CPU "
+        f"{run.cpu_ms_per_action:.3f} ms/action ({run.server_cpu / run.seconds:.0%} of a core); "
+        f"client CPU {run.client_cpu / run.seconds:.0%}"
+    )
+
+
+METRICS: dict[str, list[tuple[str, str, Callable[[Run], float]]]] = {
+    "saturated": [
+        ("actions/s (higher is better)", ".0f", lambda r: r.per_second),
+        ("server CPU ms/action", ".3f", lambda r: r.cpu_ms_per_action),
+        ("ack p50 ms", ".1f", lambda r: r.ms(0.5)),
+        ("ack p99 ms", ".1f", lambda r: r.ms(0.99)),
+        ("actions played", ".0f", lambda r: r.actions),
+    ],
+    "paced": [
+        ("ack p50 ms", ".1f", lambda r: r.ms(0.5)),
+        ("ack p99 ms", ".1f", lambda r: r.ms(0.99)),
+        ("ack max ms", ".1f", lambda r: r.ms(1.0)),
+        ("acks measured", ".0f", lambda r: len(r.latencies)),
+        ("server CPU ms/action", ".3f", lambda r: r.cpu_ms_per_action),
+    ],
+}
+"""Per measurement: the summary's rows, each a name, a format and the figure of a run."""
+
+
+def summarize(runs: list[Run], builds: list[Build], args: argparse.Namespace) -> None:
+    rounds = f"median of {args.repeat} rounds" if args.repeat > 1 else "1 round"
+    ratio = "; ratio = candidate / baseline" if len(builds) == 2 else ""
+    print(f"\nsummary ({rounds}{ratio}):")
+    width = max(24, *(len(b.label) + 2 for b in builds))
+    for kind, metrics in METRICS.items():
+        chosen = [r for r in runs if r.kind == kind]
+        if not chosen:
+            continue
+        title = (
+            f"saturated, {args.tables} tables"
+            if kind == "saturated"
+            else f"paced, {args.paced_tables} tables for {args.paced_seconds:g} s"
+        )
+        header = "".join(f"{b.label:>{width}}" for b in builds)
+        print(f"  {title:<32}{header}{'ratio' if len(builds) == 2 else '':>8}")
+        for name, form, metric in metrics:
+            values = [
+                statistics.median(metric(r) for r in chosen if r.build == b.label) for b in builds
+            ]
+            cells = "".join(f"{v:>{width}{form}}" for v in values)
+            share = f"{values[1] / values[0]:>8.2f}" if len(values) == 2 and values[0] else ""
+            print(f"    {name:<30}{cells}{share}")
+        if kind == "paced":
+            worst = [max(r.ms(0.99) for r in chosen if r.build == b.label) for b in builds]
+            verdicts = "".join(f"{'yes' if w < P99_TARGET_MS else 'NO':>{width}}" for w in worst)
+            print(f"    {f'every p99 < {P99_TARGET_MS:.0f} ms':<30}{verdicts}")
+        if kind == "saturated" and len({r.actions for r in chosen}) > 1:
+            print("    note: the runs played different numbers of actions, so their games differ")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--tables", type=int, default=100, help="saturated tables (0: skip)")
+    parser.add_argument("--paced-tables", type=int, default=200, help="paced tables (0: skip)")
+    parser.add_argument("--paced-seconds", type=float, default=60, help="length of a paced run")
+    parser.add_argument(
+        "--baseline", default="589f486", help="the commit to compare with, or 'none'"
+    )
+    parser.add_argument(
+        "--candidate", default=None, metavar="REV", help="a commit instead of the working tree"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="rounds, alternating the order")
     parser.add_argument("--bot", default="random", help="the server-side bot at each table")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--limit", type=float, default=300, help="stop after this many seconds")
+    parser.add_argument("--limit", type=float, default=300, help="seconds a run may take at most")
     args = parser.parse_args()
-    port = free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "bench.sqlite3"
-        command = [sys.executable, "-m", "draw_dominoes.web", "--port", str(port)]
-        command += ["--db", str(db), "--bot-delay", "0", "--rate", "1000"]
-        command.append("--allow-seeds")  # reproducible deals: this server serves only the benchmark
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    if args.tables < 0 or args.paced_tables < 0 or args.repeat < 1 or args.paced_seconds <= 0:
+        parser.error("--tables and --paced-tables must be >= 0, --repeat >= 1, --paced-seconds > 0")
+    if args.paced_tables and args.paced_seconds >= args.limit:
+        parser.error("--paced-seconds must be shorter than --limit")
+    kinds = [(k, n) for k, n in (("saturated", args.tables), ("paced", args.paced_tables)) if n]
+    runs: list[Run] = []
+    with tempfile.TemporaryDirectory(prefix="bench_web-") as temporary:
+        folder = Path(temporary)
         try:
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/bots", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            result = asyncio.run(
-                run_load(f"127.0.0.1:{port}", args.tables, args.bot, args.seed, args.limit)
-            )
-        finally:
-            server.terminate()
-            server.wait()
-    print(
-        f"{result['tables']} concurrent tables, {result['actions']} actions "
-        f"({result['player_actions']} from WebSocket players) in {result['seconds']:.1f} s: "
-        f"{result['actions_per_second']:.0f} actions/s; player action latency "
-        f"p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms "
-        f"(mean {result['mean_ms']:.1f} ms)"
-    )
+            builds = [] if args.baseline == "none" else [prepare("baseline", args.baseline, folder)]
+            builds.append(prepare("candidate", args.candidate, folder))
+            for round_number in range(args.repeat):
+                order = builds if round_number % 2 == 0 else builds[::-1]
+                for kind, tables in kinds:
+                    for build in order:
+                        run = run_once(build, kind, tables, args, folder)
+                        runs.append(run)
+                        line = f"round {round_number + 1} {kind:<9} {build.label}: {describe(run)}"
+                        print(line, flush=True)
+        except BenchError as error:
+            print(f"bench_web: {error}", file=sys.stderr)
+            return 1
+    if runs:
+        summarize(runs, builds, args)
     return 0
 
 

@@ -187,9 +187,10 @@ def test_creating_tables_refuses_bad_input_clearly(server: Server) -> None:
         assert response.status_code == 400, data
         body = response.json()
         assert body["error"] == code and body["message"], data
-    raw = server.post("/api/tables", None)
+    raw = server.post("/api/tables", None)  # no body and no JSON content type
+    assert raw.status_code == 415 and raw.json()["error"] == "bad_content_type"
     garbage = httpx_post_raw(server, "/api/tables", b"{not json")
-    assert garbage.json()["error"] == "bad_json" and raw.status_code == 400
+    assert garbage.status_code == 400 and garbage.json()["error"] == "bad_json"
     huge = httpx_post_raw(server, "/api/tables", b" " * 5000)
     assert huge.json()["error"] == "too_large"
     german = httpx_post_raw(server, "/api/tables?lang=de", b"{}")

@@ -1,95 +1,84 @@
-"""Bots think in worker threads: a slow bot at one table never holds up another table."""
+"""Bots on the server: search bots think in worker processes, tables take turns, and one
+client cannot keep many bot-only tables busy."""
 
 from __future__ import annotations
 
-import contextlib
-import threading
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from draw_dominoes import Match
-from draw_dominoes.view import PlayerView
-from draw_dominoes.web import tables
+from draw_dominoes.web.scheduler import INLINE_LEVELS, BotScheduler
 from test_web_support import Client, InProcessServer
 
 
-class Thinking:
-    """The real bots, held in their worker thread until the test releases them (as a strong
-    search bot would think for as long as it likes)."""
+def test_tables_take_turns_however_many_bots_they_have() -> None:
+    """A table with three bots asks for one decision at a time and waits its turn behind
+    the tables that asked before it (real search bots, in one worker process)."""
 
-    def __init__(self) -> None:
-        self.started = threading.Event()
-        self.release = threading.Event()
+    async def body() -> list[str]:
+        scheduler = BotScheduler(workers=1)
+        match = Match.new(4, seed=5)
+        view = match.view(match.current_player)
+
+        async def table(name: str, decisions: int) -> None:
+            for n in range(decisions):
+                action = await scheduler.decide(name, "ismcts", n, view)
+                assert action in view.legal_actions
+
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(table("three-bots", 3), table("b", 1), table("c", 1)), 120
+            )
+        finally:
+            await scheduler.close()
+        return list(scheduler.served)
+
+    served = asyncio.run(body())
+    assert served == ["three-bots", "b", "c", "three-bots", "three-bots"]
+
+
+def test_cheap_bots_choose_on_the_event_loop_and_search_bots_do_not() -> None:
+    assert {"random", "greedy"} == INLINE_LEVELS
+    assert not {"heuristic", "pimc", "ismcts"} & INLINE_LEVELS
 
 
 @pytest.fixture
-def thinking(monkeypatch: pytest.MonkeyPatch) -> Iterator[Thinking]:
-    real = tables.decide
-    gate = Thinking()
-
-    def held(level: str, seed: int, view: PlayerView) -> Any:
-        gate.started.set()
-        assert gate.release.wait(timeout=120)  # blocks its worker thread, not the event loop
-        return real(level, seed, view)
-
-    monkeypatch.setattr(tables, "decide", held)
-    yield gate
-    gate.release.set()
-
-
-@pytest.fixture
-def server(tmp_path: Path, thinking: Thinking) -> Iterator[InProcessServer]:
-    running = InProcessServer(tmp_path / "bots.sqlite3", allow_seeds=True).start()
+def server(tmp_path: Path) -> Iterator[InProcessServer]:
+    running = InProcessServer(tmp_path / "bots.sqlite3", allow_seeds=True, max_bot_tables=2)
+    running.start()
     yield running
-    thinking.release.set()
     running.stop()
 
 
-def bot_leads(seed: int) -> bool:
-    return Match.new(2, seed=seed).first_leader == 1
+def start(server: InProcessServer, players: int, bots: dict[str, str]) -> tuple[Client, str]:
+    table = server.create_table(players, "Ann", bots)
+    client = Client(server, table["table_id"], table["token"])
+    client.recv()
+    reply = client.reply_to(client.send({"type": "start"}))
+    return client, reply["type"] if reply["type"] == "ok" else reply["code"]
 
 
-def next_to_move(*clients: Client) -> Client:
-    for _ in range(200):
-        for client in clients:
-            if client.state.get("view") and client.state["view"]["legal_actions"]:
-                return client
-        for client in clients:
-            with contextlib.suppress(TimeoutError):
-                client.recv(timeout=0.05)
-    raise AssertionError("nobody is to move")
-
-
-def test_a_thinking_bot_does_not_freeze_other_tables(
-    server: InProcessServer, thinking: Thinking
+def test_one_client_may_run_only_a_few_matches_against_bots_alone(
+    server: InProcessServer,
 ) -> None:
-    seed = next(s for s in range(100) if bot_leads(s))
-    busy = server.create_table(2, "Ann", {"1": "greedy"}, seed=seed)
-    ann = Client(server, busy["table_id"], busy["token"])
-    ann.recv()
-    assert ann.reply_to(ann.send({"type": "start"}))["type"] == "ok"
-    assert thinking.started.wait(timeout=30)
-    # While that bot thinks (it cannot move until released), a second table is created,
-    # joined, started and played.
-    other = server.create_table(2, "Cleo", {}, seed=3)
-    dan = server.join(other["table_id"], "Dan")
-    cleo = Client(server, other["table_id"], other["token"])
-    dana = Client(server, other["table_id"], dan["token"])
-    cleo.recv()
-    assert cleo.reply_to(cleo.send({"type": "start"}))["type"] == "ok"
-    for _ in range(6):
-        mover = next_to_move(cleo, dana)
-        action = mover.state["view"]["legal_actions"][0]
-        assert mover.reply_to(mover.send({"type": "action", "action": action}))["type"] == "ok"
-    ann.send({"type": "ping"})
-    assert ann.wait_for(lambda m: m["type"] == "pong")
-    assert ann.state["seq"] == 0
-    # Released, the bot's move reaches Ann.
-    thinking.release.set()
-    moved = ann.wait_for(lambda m: m["type"] == "state" and m["seq"] == 1)
-    assert moved["view"]["history"][0]["player"] == 1
-    for client in (ann, cleo, dana):
+    search = {"1": "ismcts", "2": "ismcts", "3": "ismcts"}
+    first, ok1 = start(server, 4, search)
+    second, ok2 = start(server, 4, search)
+    third, refused = start(server, 4, search)
+    assert (ok1, ok2, refused) == ("ok", "ok", "too_many_bot_tables")
+    assert third.state["table"]["status"] == "lobby"  # nothing was started
+    # A table that waits for a friend is not a bot-only table.
+    table = server.create_table(2, "Ann", {})
+    friend = server.join(table["table_id"], "Bea")
+    host = Client(server, table["table_id"], table["token"])
+    host.recv()
+    assert host.reply_to(host.send({"type": "start"}))["type"] == "ok"
+    # Every bot-only table counts, whatever its bots.
+    greedy, refused_again = start(server, 2, {"1": "greedy"})
+    assert refused_again == "too_many_bot_tables"
+    for client in (first, second, third, greedy, host):
         client.close()
+    del friend

@@ -9,17 +9,20 @@ import random
 import socket
 import sqlite3
 from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from draw_dominoes import Match, bots, record
+from draw_dominoes import Match, bots
 from draw_dominoes.actions import Action
 from draw_dominoes.view import PlayerView
 from draw_dominoes.web.app import MAX_MESSAGE_BYTES, parse_width
+from draw_dominoes.web.hub import Hub
+from draw_dominoes.web.scheduler import BotScheduler
 from draw_dominoes.web.store import Store
-from draw_dominoes.web.tables import Hub, Table, UserError
+from draw_dominoes.web.tables import Table, UserError
 from test_web_support import Client, InProcessServer, Server, play_until
 
 # ------------------------------------------------------------------ helpers
@@ -34,25 +37,16 @@ class Recorder:
         self.width = 800
         self.messages: list[dict[str, Any]] = []
 
-    async def send(self, message: dict[str, Any]) -> None:
-        self.messages.append(message)
+    def deliver(self, text: str, slot: str | None = None) -> None:
+        self.messages.append(json.loads(text))
 
     def errors(self) -> list[str]:
         return [m["code"] for m in self.messages if m["type"] == "error"]
 
 
-class Vanished(Recorder):
-    """A browser that has gone away: every send fails as a closed socket does."""
-
-    async def send(self, message: dict[str, Any]) -> None:
-        raise ConnectionResetError("the peer closed the connection")
-
-
-class Broken(Recorder):
-    """A connection with a bug in its sending code (not a network problem)."""
-
-    async def send(self, message: dict[str, Any]) -> None:
-        raise TypeError("Object of type set is not JSON serializable")
+def in_process_bots() -> BotScheduler:
+    """Bots in threads of the test process, so that a bot registered by a test is known."""
+    return BotScheduler(executor=ThreadPoolExecutor(2))
 
 
 async def until(condition: Callable[[], bool], what: str, limit: float = 60) -> None:
@@ -116,8 +110,9 @@ def test_a_finished_record_does_not_give_away_the_rematch_deal(
             assert guess.current_round.deal[1] != deal[1]  # not even the boneyard order
         assert rematch.seed is not None and abs(rematch.seed - seed0) > 2**32
         # The rematch replays from its own stored seed after a restart.
-        stored = Store(server.db).load_all()
-        assert [m.seed for m in stored[0].matches] == [seed0, rematch.seed]
+        stored = Store(server.db).load_table(table["table_id"])
+        assert stored is not None
+        assert [m.seed for m in stored.matches] == [seed0, rematch.seed]
         ann.close()
     finally:
         server.stop()
@@ -156,7 +151,7 @@ def test_each_match_gets_an_independent_fresh_seed(tmp_path: Path) -> None:
         assert min(b - a for a, b in itertools.pairwise(ordered)) > 1000
         for table in hub.tables.values():  # let the bots finish their turns
             await until(bots_done(table), "bots done")
-        hub.executor.shutdown()
+        await hub.scheduler.close()
         hub.store.close()
 
     run(body)
@@ -216,7 +211,12 @@ def test_a_bot_that_raises_is_retried_and_the_table_goes_on(
     tmp_path: Path, flaky_bot: list[int]
 ) -> None:
     async def body() -> None:
-        hub = Hub(Store(tmp_path / "flaky.sqlite3"), bot_delay=0, retry_delay=0.01)
+        hub = Hub(
+            Store(tmp_path / "flaky.sqlite3"),
+            scheduler=in_process_bots(),
+            bot_delay=0,
+            retry_delay=0.01,
+        )
         table, _ = hub.create_table(2, "Ann", {"1": FLAKY})
         ann, watcher = Recorder(0), Recorder(None)
         table.connections |= {ann, watcher}
@@ -227,7 +227,7 @@ def test_a_bot_that_raises_is_retried_and_the_table_goes_on(
             assert conn.errors() == ["bot_failed"]
             error = next(m for m in conn.messages if m["type"] == "error")
             assert error["message"] == UserError("bot_failed").message("en")
-        hub.executor.shutdown()
+        await hub.scheduler.close()
         hub.store.close()
 
     run(body)
@@ -256,11 +256,10 @@ def test_a_refused_database_write_does_not_stop_the_bots(tmp_path: Path) -> None
         store._db.execute("PRAGMA query_only = OFF")
         await until(lambda: table.seq >= 2, "the bot moves once the database is writable")
         assert set(ann.errors()) == {"bot_failed"}
-        stored = Store(tmp_path / "readonly.sqlite3").load_all()[0].matches[0].record
-        reloaded = record.loads(stored)
-        assert isinstance(reloaded, Match) and table.match is not None
+        reloaded = Hub(Store(tmp_path / "readonly.sqlite3")).get(table.id).match
+        assert reloaded is not None and table.match is not None
         assert reloaded.current_round.history == table.match.current_round.history
-        hub.executor.shutdown()
+        await hub.scheduler.close()
         store.close()
 
     run(body)
@@ -279,7 +278,7 @@ def make_two_tables(db: Path) -> tuple[str, str]:
             await play_with_bot(hub, table, Recorder(0), moves=2)
             await until(bots_done(table), "bots done")
             ids.append(table.id)
-        hub.executor.shutdown()
+        await hub.scheduler.close()
         hub.store.close()
         return ids[0], ids[1]
 
@@ -295,11 +294,11 @@ def test_one_damaged_record_leaves_the_other_tables_playable(tmp_path: Path) -> 
         damaged = raw.execute("SELECT * FROM matches WHERE table_id = ?", (bad,)).fetchall()
 
     hub = Hub(Store(db), bot_delay=0)
-    hub.load()
-    assert set(hub.tables) == {good} and set(hub.unavailable) == {bad}
+    assert hub.get(good).status == "playing"
     with pytest.raises(UserError) as refused:
         hub.get(bad)
     assert refused.value.code == "unavailable"
+    assert set(hub.tables) == {good} and set(hub.unavailable) == {bad}
     hub.store.close()
 
     # A real server starts on that file, serves the good table and reports the bad one.
@@ -417,25 +416,3 @@ def test_large_bodies_are_refused_before_they_are_read(live: InProcessServer) ->
     )
     assert status == 413 and data["error"] == "too_large"
     assert live.hub is not None and not live.hub.tables
-
-
-# ------------------------------------------------------------------ sending
-
-
-def test_only_vanished_clients_are_dropped_and_send_bugs_surface(tmp_path: Path) -> None:
-    async def body() -> None:
-        hub = Hub(Store(tmp_path / "send.sqlite3"), bot_delay=0)
-        table, _ = hub.create_table(2, "Ann", {})
-        fine, gone, broken = Recorder(0), Vanished(None), Broken(None)
-        table.connections |= {fine, gone}
-        await hub.broadcast(table)
-        assert table.connections == {fine} and fine.messages[-1]["type"] == "state"
-        table.connections.add(broken)
-        with pytest.raises(TypeError):
-            await hub.broadcast(table)
-        assert table.connections == {fine, broken}  # a bug is not a departure
-        assert len(fine.messages) == 2  # the others were still sent their state
-        hub.executor.shutdown()
-        hub.store.close()
-
-    run(body)

@@ -22,9 +22,24 @@ from websockets.sync.client import ClientConnection, connect
 
 from draw_dominoes import Match, parse_action, record
 from draw_dominoes.web.app import create_app
-from draw_dominoes.web.tables import Hub
+from draw_dominoes.web.hub import Hub
+from draw_dominoes.web.server import Limits, config
 
 TILE_TEXT = re.compile(r"\[\d\|\d\]")
+
+TEST_SETTINGS: dict[str, Any] = {
+    "bot_delay": 0,
+    "rate": 1000,
+    "burst": 2000,
+    "address_rate": 100000,
+    "create_rate": 100000,
+    "create_burst": 100000,
+    "max_bot_tables": 1000,
+}
+"""A test server serves one test: its many tables and messages from 127.0.0.1 are no flood."""
+LIMITS_OFF = [
+    "--create-rate", "1000000", "--max-bot-tables", "1000", "--address-rate", "100000",
+]
 
 
 def free_port() -> int:
@@ -45,8 +60,10 @@ class Server:
         rate: float = 1000.0,
         burst: float | None = None,
         allow_seeds: bool = False,
+        extra: list[str] | None = None,
     ) -> None:
         self.db = db
+        self.extra = LIMITS_OFF if extra is None else extra
         self.bot_delay = bot_delay
         self.rate = rate
         self.burst = 2 * rate if burst is None else burst
@@ -65,7 +82,7 @@ class Server:
     def start(self) -> Server:
         command = [sys.executable, "-m", "draw_dominoes.web", "--port", str(self.port)]
         command += ["--db", str(self.db), "--bot-delay", str(self.bot_delay)]
-        command += ["--rate", str(self.rate), "--burst", str(self.burst)]
+        command += ["--rate", str(self.rate), "--burst", str(self.burst), *self.extra]
         if self.allow_seeds:
             command.append("--allow-seeds")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -124,18 +141,27 @@ class InProcessServer(Server):
     Tests reach its ``hub`` directly (to register a test bot, or to break its database).
     """
 
-    def __init__(self, db: Path, *, allow_seeds: bool = False) -> None:
+    def __init__(
+        self,
+        db: Path,
+        *,
+        allow_seeds: bool = False,
+        limits: Limits | None = None,
+        **settings: Any,
+    ) -> None:
         super().__init__(db, allow_seeds=allow_seeds)
         self.thread: threading.Thread | None = None
         self.uvicorn: uvicorn.Server | None = None
         self.hub: Hub | None = None
+        self.limits = limits or Limits()
+        self.settings = {**TEST_SETTINGS, **settings}
 
     def start(self) -> InProcessServer:
         self.port = free_port()
-        app = create_app(self.db, bot_delay=0, rate=1000, burst=2000, allow_seeds=self.allow_seeds)
+        app = create_app(self.db, allow_seeds=self.allow_seeds, **self.settings)
         self.hub = app.state.hub
         self.uvicorn = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="critical")
+            config(app, "127.0.0.1", self.port, self.limits, log_level="critical")
         )
         self.thread = threading.Thread(target=self.uvicorn.run, daemon=True)
         self.thread.start()

@@ -14,6 +14,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("draw_dominoes.terminal.app", "play a match in the terminal"),
     "replay": ("draw_dominoes.terminal.replay", "step through a saved game"),
     "serve": ("draw_dominoes.web.cli", "run the web app"),
+    "backup": ("draw_dominoes.web.backup", "copy the web app's database, safe while it runs"),
     "tournament": ("draw_dominoes.tournament.cli", "play bots against each other and rate them"),
     "diagram": ("draw_dominoes.render.cli", "draw a line of tiles as an SVG"),
     "demo": ("draw_dominoes.demo", "watch random players play a seeded match"),

@@ -3,88 +3,106 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import html
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import bots, record
 from ..i18n import catalogue, translate
+from ..render.howto import howto_html
+from ..render.svg import tile_svg
 from ..tiles import Tile
+from . import present
+from .hub import Hub
+from .limits import AddressBuckets, FloodWindow, RateLimiter
+from .metrics import Counts, Metrics
+from .outbox import Outbox
+from .scheduler import BotScheduler
+from .server import ABORT_EXTENSION
 from .store import Store
-from .tables import ConnectionGone, Hub, UserError, snap_width
+from .tables import Table, UserError
 
-__all__ = ["MAX_MESSAGE_BYTES", "RateLimiter", "create_app", "parse_width"]
+__all__ = ["MAX_MESSAGE_BYTES", "Settings", "create_app", "parse_width"]
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 2048
 """Client intents are tiny; anything larger is refused with an error."""
-MAX_STRIKES = 200
-"""A connection refused this many times in a row for flooding is closed."""
 
 STATIC = Path(str(resources.files(__package__).joinpath("static")))
 
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'; base-uri 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
 
-class RateLimiter:
-    """A token bucket per connection: ``rate`` messages a second, bursts up to ``burst``.
-
-    ``clock`` gives the time in seconds (``time.monotonic`` unless a test brings its own).
-    """
-
-    def __init__(
-        self,
-        rate: float = 15.0,
-        burst: float = 30.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.rate, self.burst = rate, burst
-        self.clock = clock
-        self.tokens = burst
-        self.stamp = clock()
-
-    def allow(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+STATUSES = {
+    "unknown_table": 404,
+    "unknown_match": 404,
+    "match_running": 403,
+    "unavailable": 503,
+    "too_large": 413,
+    "bad_content_type": 415,
+    "bad_origin": 403,
+    "rate_limited": 429,
+    "too_slow": 408,
+    "internal": 500,
+}
 
 
-class SocketConnection:
-    """A seat's (or a spectator's) WebSocket; sends are serialized per socket."""
+@dataclass(frozen=True)
+class Settings:
+    """The app's options; ``draw-dominoes serve`` sets each from the command line."""
 
-    def __init__(self, socket: WebSocket, seat: int | None, lang: str, width: int) -> None:
-        self.socket = socket
-        self.seat = seat
-        self.lang = lang
-        self.width = width
-        self._lock = asyncio.Lock()
-
-    async def send(self, message: dict[str, Any]) -> None:
-        text = json.dumps(message, ensure_ascii=False)
-        async with self._lock:
-            try:
-                await self.socket.send_text(text)
-            except Exception as exc:  # whatever the server stack raises for a closed socket
-                raise ConnectionGone from exc
+    bot_delay: float = 0.5
+    rate: float = 15.0
+    """Messages a second one WebSocket may send."""
+    burst: float = 30.0
+    address_rate: float = 60.0
+    """Messages a second all WebSockets of one client address may send together."""
+    flood_limit: int = 50
+    """Refusals within ``flood_seconds`` after which a WebSocket is closed."""
+    flood_seconds: float = 10.0
+    create_rate: float = 10.0
+    """Tables a client address may create a minute (bursts up to ``create_burst``)."""
+    create_burst: float = 20.0
+    lookup_misses: float = 20.0
+    """Unknown table ids a client address may ask for before it must wait (one a second)."""
+    max_spectators: int = 200
+    max_bot_tables: int = 3
+    """Running matches per client address in which every opponent is a bot."""
+    idle_seconds: float = 300.0
+    stall_timeout: float = 10.0
+    """Seconds a WebSocket may take to accept one message before it is cut off."""
+    body_timeout: float = 5.0
+    bot_workers: int | None = None
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own that may open WebSockets and post (``https://host``)."""
+    allow_seeds: bool = False
+    debug: bool = False
+    """Serve ``/docs`` and ``/openapi.json``."""
 
 
 def parse_width(text: str | None) -> int:
     """The ``width`` query parameter: a few ASCII digits, else the default of 800."""
     if text and len(text) <= 5 and text.isascii() and text.isdecimal():
-        return snap_width(int(text))
+        return present.snap_width(int(text))
     return 800
 
 
@@ -100,18 +118,74 @@ def request_lang(request: Request) -> str:
     return pick_lang(request.query_params.get("lang"), request.cookies.get("lang"), accept)
 
 
-def error_response(error: UserError, lang: str, status: int = 400) -> JSONResponse:
-    statuses = {
-        "unknown_table": 404,
-        "unknown_match": 404,
-        "match_running": 403,
-        "unavailable": 503,
-        "too_large": 413,
-    }
+def error_response(error: UserError, lang: str) -> JSONResponse:
     return JSONResponse(
         {"error": error.code, "message": error.message(lang)},
-        status_code=statuses.get(error.code, status),
+        status_code=STATUSES.get(error.code, 400),
     )
+
+
+def client_address(scope_owner: Request | WebSocket) -> str:
+    client = scope_owner.client
+    return client.host if client is not None else "?"
+
+
+def same_origin(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """A browser's ``Origin`` is this server's own (its ``Host``) or one the operator allows."""
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and host is not None and parts.netloc == host
+
+
+class SecurityHeaders:
+    """Every HTTP response says: run only this site's own code, in no other site's frame."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class SocketConnection:
+    """A seat's (or a spectator's) WebSocket; its outbox sends, so nobody waits for it."""
+
+    def __init__(self, socket: WebSocket, seat: int | None, lang: str, width: int, outbox: Outbox):
+        self.socket = socket
+        self.seat = seat
+        self.lang = lang
+        self.width = width
+        self.outbox = outbox
+
+    def deliver(self, text: str, slot: str | None = None) -> None:
+        self.outbox.put(text, slot)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.put(present.encode(message))
+
+    def refuse(self, error: UserError, request_id: object = None) -> None:
+        message = {"type": "error", "code": error.code, "message": error.message(self.lang)}
+        self.send({"id": request_id, **message} if request_id is not None else message)
+
+
+def request_id_of(message: dict[str, Any]) -> int | str | None:
+    """The id a client gave its message, echoed in the answer if it is a plain short one."""
+    value = message.get("id")
+    if type(value) is int and abs(value) < 2**53:
+        return value
+    if isinstance(value, str) and len(value) <= 64:
+        return value
+    return None
 
 
 def page(body: str, lang: str, title: str, page_name: str) -> str:
@@ -155,38 +229,87 @@ def page(body: str, lang: str, title: str, page_name: str) -> str:
 
 
 def create_app(
-    db_path: str | Path,
-    *,
-    bot_delay: float = 0.5,
-    rate: float = 15.0,
-    burst: float = 30.0,
-    allow_seeds: bool = False,
+    db_path: str | Path, settings: Settings | None = None, **changes: Any
 ) -> FastAPI:
-    """The whole web app over one SQLite file; tables are rebuilt from it on start.
+    """The whole web app over one SQLite file; tables load from it when first asked for.
 
-    ``allow_seeds`` is for tests only: clients may then choose the seed of a table's first
-    match, which makes its deal predictable to whoever chose it.
+    ``changes`` override single settings (``create_app(db, bot_delay=0)``). ``allow_seeds``
+    is for tests only: clients may then choose the seed of a table's first match, which
+    makes its deal predictable to whoever chose it.
     """
+    options = dataclasses.replace(settings or Settings(), **changes)
     store = Store(db_path)
-    hub = Hub(store, bot_delay=bot_delay, allow_seeds=allow_seeds)
-    hub.load()
+    scheduler = BotScheduler(options.bot_workers)
+    hub = Hub(
+        store,
+        scheduler=scheduler,
+        bot_delay=options.bot_delay,
+        allow_seeds=options.allow_seeds,
+        max_spectators=options.max_spectators,
+        max_bot_tables=options.max_bot_tables,
+        idle_seconds=options.idle_seconds,
+    )
+    counts = Counts()
+    creations = AddressBuckets(options.create_rate / 60, options.create_burst)
+    misses = AddressBuckets(1.0, options.lookup_misses)
+    messages = AddressBuckets(options.address_rate, 2 * options.address_rate)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub.resume_bots()
+        sweeper = asyncio.get_running_loop().create_task(sweep())
         yield
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        await scheduler.close()
         store.close()
 
-    app = FastAPI(title="draw-dominoes", lifespan=lifespan, docs_url=None, redoc_url=None)
+    async def sweep() -> None:
+        """Now and then, tables nobody uses leave memory."""
+        while True:
+            await asyncio.sleep(max(1.0, min(30.0, options.idle_seconds / 4)))
+            hub.evict_idle()
+
+    app = FastAPI(
+        title="draw-dominoes",
+        lifespan=lifespan,
+        docs_url="/docs" if options.debug else None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if options.debug else None,
+    )
     app.state.hub = hub
+    app.state.settings = options
+    app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, UserError)
+        return error_response(exc, request_lang(request))
 
     async def server_fault(request: Request, exc: Exception) -> Response:
         """A bug or a failed write: a clear message (the server logs the details)."""
-        fault = UserError("internal")
-        return error_response(fault, request_lang(request), status=500)
+        return error_response(UserError("internal"), request_lang(request))
 
+    app.add_exception_handler(UserError, refused)
     app.add_exception_handler(Exception, server_fault)
+
+    def find(table_id: str, address: str) -> Table:
+        """A table by id; an address that keeps guessing ids must slow down."""
+        if misses.empty(address):
+            raise UserError("rate_limited")
+        try:
+            return hub.get(table_id)
+        except UserError as error:
+            if error.code == "unknown_table" and not misses.allow(address):
+                raise UserError("rate_limited") from None
+            raise
+
+    def check_origin(request: Request) -> None:
+        origin = request.headers.get("origin")
+        if origin is not None and not same_origin(
+            origin, request.headers.get("host"), options.allowed_origins
+        ):
+            raise UserError("bad_origin")
 
     # ------------------------------------------------------------ pages
 
@@ -205,20 +328,13 @@ def create_app(
     @app.get("/howto", include_in_schema=False)
     def howto(request: Request) -> HTMLResponse:
         lang = request_lang(request)
-        try:
-            from ..render.howto import howto_html
-
-            body = howto_html(lang)
-        except ImportError:
-            body = f"<p>{html.escape(translate('web.howto_missing', lang))}</p>"
+        body = howto_html(lang)
         title = translate("web.nav_howto", lang)
         return HTMLResponse(page(f'<article class="howto">{body}</article>', lang, title, "howto"))
 
     @app.get("/tile/{name}.svg", include_in_schema=False)
     def tile_image(name: str, v: int = 0, size: int = 40) -> Response:
         """One tile face (``1-4``) or a back (``back``); faces are public, hands are not."""
-        from ..render.svg import tile_svg
-
         tile: Tile | None = None
         if name != "back":
             try:
@@ -231,10 +347,34 @@ def create_app(
             svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
         )
 
+    # ------------------------------------------------------------ for operators
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, Any]:
+        return {"status": "ok", "tables_in_memory": len(hub.tables)}
+
+    def live_figures() -> dict[str, float]:
+        guard = getattr(app.state, "guard", None)
+        return {
+            "connections": len(guard.open) if guard else 0,
+            "refused": guard.refused if guard else 0,
+            "timed_out": guard.timed_out if guard else 0,
+            "tables": len(hub.tables),
+            "bot_queue": scheduler.queue_length,
+            "actions": hub.actions,
+            "bot_decisions": scheduler.decisions,
+        }
+
+    metrics = Metrics(live_figures, counts)
+
+    @app.get("/metrics", include_in_schema=False)
+    def metrics_page() -> Response:
+        return Response(metrics.text(), media_type="text/plain; version=0.0.4")
+
     # ------------------------------------------------------------ JSON API
 
     @app.get("/api/i18n/{lang}")
-    def messages(lang: str) -> JSONResponse:
+    def messages_of(lang: str) -> JSONResponse:
         if lang not in ("en", "de"):
             return JSONResponse({"error": "bad_lang", "message": lang}, status_code=404)
         return JSONResponse(dict(catalogue(lang, "web")))
@@ -244,7 +384,12 @@ def create_app(
         return {"offered": list(bots.OFFERED)}
 
     async def body_of(request: Request) -> dict[str, Any]:
-        """The JSON object of a small request body; larger bodies are refused unread."""
+        """The JSON object of a small request body from this site; larger, slower or other
+        bodies are refused unread."""
+        check_origin(request)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise UserError("bad_content_type")
         declared = request.headers.get("content-length")
         if declared is not None:
             if not (declared.isascii() and declared.isdecimal()):
@@ -252,17 +397,15 @@ def create_app(
             if int(declared) > MAX_MESSAGE_BYTES:
                 raise UserError("too_large", limit=MAX_MESSAGE_BYTES)
         raw = bytearray()
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_MESSAGE_BYTES:
-                raise UserError("too_large", limit=MAX_MESSAGE_BYTES)
         try:
-            data = json.loads(bytes(raw) or b"{}")
-        except ValueError:
-            raise UserError("bad_json") from None
-        if not isinstance(data, dict):
-            raise UserError("bad_json")
-        return data
+            async with asyncio.timeout(options.body_timeout):
+                async for chunk in request.stream():
+                    raw += chunk
+                    if len(raw) > MAX_MESSAGE_BYTES:
+                        raise UserError("too_large", limit=MAX_MESSAGE_BYTES)
+        except TimeoutError:
+            raise UserError("too_slow") from None
+        return parse_object(bytes(raw) or b"{}")
 
     def seat_cookie(response: Response, table_id: str, token: str) -> None:
         response.set_cookie(
@@ -271,15 +414,13 @@ def create_app(
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
-        lang = request_lang(request)
-        try:
-            data = await body_of(request)
-            table, token = hub.create_table(
-                data.get("players"), data.get("name"), data.get("bots"), data.get("seed")
-            )
-        except UserError as error:
-            return error_response(error, lang)
-        await hub.broadcast(table)
+        data = await body_of(request)
+        address = client_address(request)
+        if not creations.allow(address):
+            raise UserError("rate_limited")
+        table, token = hub.create_table(
+            data.get("players"), data.get("name"), data.get("bots"), data.get("seed"), address
+        )
         response = JSONResponse(
             {"table_id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}"},
             status_code=201,
@@ -289,10 +430,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}")
     def table_info(table_id: str, request: Request) -> Response:
-        try:
-            table = hub.get(table_id)
-        except UserError as error:
-            return error_response(error, request_lang(request))
+        table = find(table_id, client_address(request))
         return JSONResponse(
             {
                 "id": table.id,
@@ -305,22 +443,17 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> Response:
-        lang = request_lang(request)
-        try:
-            data = await body_of(request)
-            seat, token = await hub.join(table_id, data.get("name"), data.get("seat"))
-        except UserError as error:
-            return error_response(error, lang)
+        data = await body_of(request)
+        find(table_id, client_address(request))
+        seat, token = await hub.join(table_id, data.get("name"), data.get("seat"))
         response = JSONResponse({"seat": seat, "token": token, "url": f"/t/{table_id}"})
         seat_cookie(response, table_id, token)
         return response
 
     @app.get("/api/tables/{table_id}/matches/{number}/record")
     def download(table_id: str, number: int, request: Request) -> Response:
-        try:
-            match = hub.finished_match(table_id, number)
-        except UserError as error:
-            return error_response(error, request_lang(request))
+        find(table_id, client_address(request))
+        _, match = hub.finished_match(table_id, number)
         return Response(
             record.dumps(match),
             media_type="application/json",
@@ -333,98 +466,132 @@ def create_app(
     def replay(
         table_id: str, number: int, step: int, request: Request, width: int = 800
     ) -> Response:
-        lang = request_lang(request)
-        try:
-            return JSONResponse(hub.replay_step(table_id, number, step, lang, width))
-        except UserError as error:
-            return error_response(error, lang)
+        find(table_id, client_address(request))
+        return JSONResponse(hub.replay_step(table_id, number, step, request_lang(request), width))
 
     # ------------------------------------------------------------ live play
 
     @app.websocket("/ws/{table_id}")
     async def play(socket: WebSocket, table_id: str) -> None:
-        await socket.accept()
+        origin = socket.headers.get("origin")
+        if origin is not None and not same_origin(
+            origin, socket.headers.get("host"), options.allowed_origins
+        ):
+            await socket.close(code=4403)  # before the handshake: an HTTP 403
+            return
         params = socket.query_params
         lang = pick_lang(params.get("lang"), socket.cookies.get("lang"))
         width = parse_width(params.get("width"))
+        address = client_address(socket)
+        await socket.accept()
         try:
-            table = hub.get(table_id)
+            table = find(table_id, address)
         except UserError as error:
-            await socket.send_text(
-                json.dumps({"type": "error", "code": error.code, "message": error.message(lang)})
+            text = present.encode(
+                {"type": "error", "code": error.code, "message": error.message(lang)}
             )
-            await socket.close(code=4404)
+            await socket.send_text(text)
+            await socket.close(code=4429 if error.code == "rate_limited" else 4404)
             return
         token = params.get("token") or socket.cookies.get(f"dd_{table_id}")
         seat = table.seat_of_token(token)
-        conn = SocketConnection(socket, seat, lang, width)
+        outbox = Outbox(
+            socket.send_text, cutter(socket, counts), stall_timeout=options.stall_timeout
+        )
+        conn = SocketConnection(socket, seat, lang, width, outbox)
         if token and seat is None:
-            refusal = UserError("bad_token")
-            await conn.send(
-                {"type": "error", "code": refusal.code, "message": refusal.message(lang)}
-            )
-        table.connections.add(conn)
-        await hub.broadcast(table)
-        limiter = RateLimiter(rate, burst)
-        strikes = 0
+            conn.refuse(UserError("bad_token"))
         try:
-            while True:
-                event = await socket.receive()
-                if event["type"] == "websocket.disconnect":
-                    break
-                text = event.get("text")
-                if text is None:
-                    text = (event.get("bytes") or b"").decode("utf-8", "replace")
-                request_id = None
-                try:
-                    if limiter.allow():
-                        strikes = 0
-                    else:
-                        strikes += 1
-                        if strikes > MAX_STRIKES:
-                            await socket.close(code=1008, reason="too many messages")
-                            break
-                        raise UserError("rate_limited")
-                    if len(text.encode()) > MAX_MESSAGE_BYTES:
-                        raise UserError("too_large", limit=MAX_MESSAGE_BYTES)
-                    try:
-                        message = json.loads(text)
-                    except ValueError:
-                        raise UserError("bad_json") from None
-                    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                        raise UserError("bad_json")
-                    request_id = message.get("id")
-                    if not isinstance(request_id, (int, str)) or isinstance(request_id, bool):
-                        request_id = None
-                    await hub.handle(table, conn, message)
-                    if message["type"] not in ("hello", "ping"):
-                        await conn.send({"type": "ok", "id": request_id})
-                except UserError as error:
-                    await conn.send(
-                        {
-                            "type": "error",
-                            "id": request_id,
-                            "code": error.code,
-                            "message": error.message(conn.lang),
-                        }
-                    )
-                except ConnectionGone:
-                    raise
-                except Exception:  # a server fault: log it, tell the client, keep the socket
-                    log.exception("table %s: a message could not be handled", table.id)
-                    fault = UserError("internal")
-                    await conn.send(
-                        {
-                            "type": "error",
-                            "id": request_id,
-                            "code": fault.code,
-                            "message": fault.message(conn.lang),
-                        }
-                    )
-        except (WebSocketDisconnect, ConnectionGone):
+            hub.connect(table, conn)
+        except UserError as error:
+            message = {"type": "error", "code": error.code, "message": error.message(lang)}
+            await socket.send_text(present.encode(message))
+            await socket.close(code=4429)
+            return
+        writer = asyncio.get_running_loop().create_task(outbox.run())
+        counts.websockets += 1
+        try:
+            await converse(socket, table, conn)
+        except WebSocketDisconnect:
             pass
         finally:
-            table.connections.discard(conn)
-            await hub.broadcast(table)
+            counts.websockets -= 1
+            counts.states_replaced += outbox.replaced
+            hub.disconnect(table, conn)
+            outbox.close()
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    async def converse(socket: WebSocket, table: Table, conn: SocketConnection) -> None:
+        """Answer one connection's messages until it goes; a flood is cut off."""
+        limiter = RateLimiter(options.rate, options.burst)
+        flood = FloodWindow(options.flood_limit, options.flood_seconds)
+        address = client_address(socket)
+        while not conn.outbox.closed:
+            event = await socket.receive()
+            if event["type"] == "websocket.disconnect":
+                return
+            text = event.get("text")
+            if text is None:
+                text = (event.get("bytes") or b"").decode("utf-8", "replace")
+            request_id: int | str | None = None
+            try:
+                if not (limiter.allow() and messages.allow(address)):
+                    raise UserError("rate_limited")
+                if len(text) > MAX_MESSAGE_BYTES or len(text.encode(errors="replace")) > (
+                    MAX_MESSAGE_BYTES
+                ):
+                    raise UserError("too_large", limit=MAX_MESSAGE_BYTES)
+                message = parse_object(text)
+                if not isinstance(message.get("type"), str):
+                    raise UserError("bad_json")
+                request_id = request_id_of(message)
+                await hub.handle(table, conn, message)
+                if message["type"] not in ("hello", "ping"):
+                    conn.send({"type": "ok", "id": request_id})
+            except UserError as error:
+                counts.refused_messages += 1
+                conn.refuse(error, request_id)
+                if flood.refused():
+                    counts.floods_closed += 1
+                    await socket.close(code=1008, reason="too many refused messages")
+                    return
+            except Exception:  # a server fault: log it, tell the client, keep the socket
+                log.exception("table %s: a message could not be handled", table.id)
+                conn.refuse(UserError("internal"), request_id)
 
     return app
+
+
+def parse_object(text: str | bytes) -> dict[str, Any]:
+    """A JSON object, or ``bad_json``: too deep, malformed and non-object input alike."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise UserError("bad_json") from None
+    if not isinstance(data, dict):
+        raise UserError("bad_json")
+    return data
+
+
+def cutter(socket: WebSocket, counts: Counts) -> Callable[[str], None]:
+    """How an outbox cuts off a client that stopped reading: abort the connection (a close
+    frame would wait behind all it has not read), or close it where the server cannot."""
+
+    def cut(reason: str) -> None:
+        counts.send_queue_drops += 1
+        log.info("closing a WebSocket that fell behind (%s)", reason)
+        extension = socket.scope.get("extensions", {}).get(ABORT_EXTENSION)
+        if extension is not None:
+            extension["abort"]()
+            return
+        closing = asyncio.ensure_future(socket.close(code=1008, reason="not reading"))
+        CLOSING.add(closing)
+        closing.add_done_callback(CLOSING.discard)
+
+    return cut
+
+
+CLOSING: set[asyncio.Future[None]] = set()
+"""Closes under way (kept so that they are not collected before they finish)."""

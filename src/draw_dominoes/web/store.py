@@ -8,7 +8,24 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MatchRow", "SeatRow", "Store", "TableRow", "hash_token"]
+__all__ = ["MatchRow", "SeatRow", "Store", "StoreError", "TableRow", "hash_token"]
+
+
+class StoreError(Exception):
+    """A database file that cannot be used: the user gets one clear line, not a traceback."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(
+            f"{path} is not a usable draw-dominoes database ({reason}): restore it from a"
+            " backup (draw-dominoes backup) or start with another --db"
+        )
+
+    @classmethod
+    def unusable(cls, path: str | Path, error: sqlite3.DatabaseError) -> StoreError:
+        """SQLite says only "unable to open database file" for a directory: say what it is."""
+        return cls(path, "it is a directory" if Path(path).is_dir() else str(error))
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -33,6 +50,14 @@ CREATE TABLE IF NOT EXISTS matches (
     record TEXT NOT NULL,
     PRIMARY KEY (table_id, number)
 );
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, number, seq),
+    FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
+);
 """
 
 
@@ -52,9 +77,13 @@ class SeatRow:
 
 @dataclass(frozen=True, slots=True)
 class MatchRow:
+    """A match as stored: its record when it was written, then the actions played since
+    (``(seq, action)`` in order; ``seq`` counts from the match's first action)."""
+
     number: int
     seed: int
     record: str
+    actions: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +102,18 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # durable across a killed process
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.DatabaseError as error:  # a directory, or a file it may not open
+            raise StoreError.unusable(path, error) from error
+        try:  # a damaged file fails here, at its first read; it is left as it was
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # durable across a killed process
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise StoreError.unusable(path, error) from error
 
     def close(self) -> None:
         with self._lock:
@@ -112,7 +148,7 @@ class Store:
             )
 
     def save_match(self, table_id: str, number: int, seed: int, record: str) -> None:
-        """Insert or replace the record of match ``number``: the single write per action."""
+        """Insert or replace the record of match ``number`` (written when a match is dealt)."""
         with self._lock:
             self._db.execute(
                 "INSERT INTO matches (table_id, number, seed, record) VALUES (?, ?, ?, ?)"
@@ -120,33 +156,61 @@ class Store:
                 (table_id, number, seed, record),
             )
 
-    def load_all(self) -> list[TableRow]:
+    def append_action(self, table_id: str, number: int, seq: int, action: str) -> None:
+        """The single write per action: one small row, never the whole record again.
+
+        The key includes ``seq``, so a second writer of the same move fails instead of
+        silently overwriting it (``sqlite3.IntegrityError``).
+        """
         with self._lock:
-            tables = self._db.execute(
-                "SELECT id, players, base_seed, created FROM tables ORDER BY created"
-            ).fetchall()
+            self._db.execute(
+                "INSERT INTO actions (table_id, number, seq, action) VALUES (?, ?, ?, ?)",
+                (table_id, number, seq, action),
+            )
+
+    def has_table(self, table_id: str) -> bool:
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return row is not None
+
+    def count_tables(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT count(*) FROM tables").fetchone()
+        return int(row[0])
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        """One table with its seats, matches and actions; ``None`` if there is none."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT id, players, base_seed, created FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            if found is None:
+                return None
             seats = self._db.execute(
-                "SELECT table_id, seat, kind, name, level, token_hash FROM seats ORDER BY seat"
+                "SELECT seat, kind, name, level, token_hash FROM seats"
+                " WHERE table_id = ? ORDER BY seat",
+                (table_id,),
             ).fetchall()
             matches = self._db.execute(
-                "SELECT table_id, number, seed, record FROM matches ORDER BY number"
+                "SELECT number, seed, record FROM matches WHERE table_id = ? ORDER BY number",
+                (table_id,),
             ).fetchall()
-        by_table_seats: dict[str, list[SeatRow]] = {}
-        for table_id, seat, kind, name, level, token_hash in seats:
-            by_table_seats.setdefault(table_id, []).append(
-                SeatRow(seat, kind, name, level, token_hash)
-            )
-        by_table_matches: dict[str, list[MatchRow]] = {}
-        for table_id, number, seed, text in matches:
-            by_table_matches.setdefault(table_id, []).append(MatchRow(number, seed, text))
-        return [
-            TableRow(
-                table_id,
-                players,
-                base_seed,
-                created,
-                tuple(by_table_seats.get(table_id, ())),
-                tuple(by_table_matches.get(table_id, ())),
-            )
-            for table_id, players, base_seed, created in tables
-        ]
+            actions = self._db.execute(
+                "SELECT number, seq, action FROM actions WHERE table_id = ? ORDER BY number, seq",
+                (table_id,),
+            ).fetchall()
+        played: dict[int, list[tuple[int, str]]] = {}
+        for number, seq, action in actions:
+            played.setdefault(number, []).append((seq, action))
+        _, players, base_seed, created = found
+        return TableRow(
+            table_id,
+            players,
+            base_seed,
+            created,
+            tuple(SeatRow(*seat) for seat in seats),
+            tuple(
+                MatchRow(number, seed, text, tuple(played.get(number, ())))
+                for number, seed, text in matches
+            ),
+        )

@@ -188,6 +188,13 @@
         app.state = message;
         renderTable();
         if (message.announce) announce(message.announce);
+      } else if (message.type === "presence") {
+        // Comings and goings: only who is connected changes, not the game.
+        if (app.state) {
+          app.state.table.seats.forEach((seat, i) => { seat.connected = message.connected[i]; });
+          app.state.table.spectators = message.spectators;
+          renderTable();
+        }
       } else if (message.type === "error") {
         showError(message.message);
         announce(message.message);

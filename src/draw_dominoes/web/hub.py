@@ -1,0 +1,511 @@
+"""The hub: tables in memory, the lobby commands and the action pipeline (validate, store, send)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .. import bots, record
+from ..actions import Action, IllegalActionError, parse_action
+from ..match import Match
+from . import present
+from .names import BadName, check_name
+from .scheduler import BotScheduler
+from .store import Store, TableRow, hash_token
+from .tables import (
+    HOST_SEAT,
+    Connection,
+    Seat,
+    Table,
+    UserError,
+    action_count,
+    bot_label,
+    fresh_seed,
+)
+
+__all__ = ["Hub", "display_name"]
+
+log = logging.getLogger(__name__)
+
+
+def display_name(name: object) -> str:
+    """A person's name as it is stored and shown; refused with ``bad_name`` and the reason."""
+    try:
+        return check_name(name)
+    except BadName as refusal:
+        raise UserError("bad_name", reason=refusal.reason) from None
+
+
+class Hub:
+    """All tables of one server: the only place where moves are validated, stored and sent.
+
+    Tables live in memory while they are used and are loaded from the store on demand; a
+    table nobody has used for ``idle_seconds`` leaves memory (everything it holds is stored).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        scheduler: BotScheduler | None = None,
+        bot_delay: float = 0.5,
+        allow_seeds: bool = False,
+        retry_delay: float = 1.0,
+        max_retry_delay: float = 60.0,
+        max_spectators: int = 200,
+        max_bot_tables: int = 3,
+        idle_seconds: float = 300.0,
+        presence_delay: float = 0.1,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.scheduler = scheduler or BotScheduler()
+        self.bot_delay = bot_delay
+        self.allow_seeds = allow_seeds
+        """Testing only: clients may choose the seed of a table's first match (and rematches)."""
+        self.retry_delay, self.max_retry_delay = retry_delay, max_retry_delay
+        self.max_spectators = max_spectators
+        self.max_bot_tables = max_bot_tables
+        """Running tables per client address where every opponent is a bot."""
+        self.idle_seconds = idle_seconds
+        self.presence_delay = presence_delay
+        self.clock = clock
+        self.tables: dict[str, Table] = {}
+        self.unavailable: dict[str, str] = {}
+        """Stored tables that could not be rebuilt, with the reason; their rows stay untouched."""
+        self.actions = 0
+        """Actions accepted since the start (for the metrics)."""
+
+    # ------------------------------------------------------------ memory
+
+    def get(self, table_id: str) -> Table:
+        """The table, from memory or loaded from the store."""
+        table = self.tables.get(table_id)
+        if table is None:
+            table = self._load(table_id)
+        table.touched = self.clock()
+        return table
+
+    def _load(self, table_id: str) -> Table:
+        if table_id in self.unavailable:
+            raise UserError("unavailable")
+        row = self.store.load_table(table_id)
+        if row is None:
+            raise UserError("unknown_table")
+        try:
+            table = self._rebuild(row)
+        except Exception as exc:  # a damaged row: whatever replaying it raised
+            self.unavailable[row.id] = f"{type(exc).__name__}: {exc}"
+            log.exception("table %s cannot be loaded; it is left as stored", row.id)
+            raise UserError("unavailable") from None
+        self.tables[table.id] = table
+        self._schedule_bots(table)
+        return table
+
+    @staticmethod
+    def _rebuild(row: TableRow) -> Table:
+        if type(row.players) is not int or not 2 <= row.players <= 4:
+            raise ValueError(f"bad player count {row.players!r}")
+        if [s.seat for s in row.seats] != list(range(row.players)):
+            raise ValueError("the seats do not match the player count")
+        table = Table(
+            id=row.id,
+            players=row.players,
+            first_seed=row.base_seed,
+            created=row.created,
+            seats=[Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
+        )
+        for expected, match_row in enumerate(row.matches):
+            if match_row.number != expected:
+                raise ValueError(f"match {expected} is missing")
+            game = record.loads(match_row.record)
+            if not isinstance(game, Match):
+                raise record.RecordError("a stored record is not a match")
+            if game.players != row.players:
+                raise record.RecordError("a stored record has another player count")
+            done = action_count(game)
+            for seq, text in match_row.actions:
+                if seq < done:
+                    continue  # already in the record
+                if seq != done:
+                    raise record.RecordError(f"match {expected}: action {done} is missing")
+                game.apply(parse_action(text))
+                done += 1
+            table.matches.append(game)
+        if table.match is not None:
+            table.seq = action_count(table.match)
+        return table
+
+    def evict_idle(self) -> int:
+        """Let tables nobody uses leave memory; they load again when next asked for."""
+        cutoff = self.clock() - self.idle_seconds
+        idle = [
+            table
+            for table in self.tables.values()
+            if table.touched < cutoff
+            and not table.connections
+            and table.bot_task is None
+            and not table.lock.locked()
+        ]
+        for table in idle:
+            del self.tables[table.id]
+        return len(idle)
+
+    def resume(self) -> None:
+        """After a restart, bots whose turn it is move again at tables in memory."""
+        for table in self.tables.values():
+            self._schedule_bots(table)
+
+    # ------------------------------------------------------------ tables and seats
+
+    def _seed_from(self, seed: object) -> int:
+        """A fresh seed, or (only on a server started to allow it, for tests) the client's."""
+        if seed is None:
+            return fresh_seed()
+        if not self.allow_seeds:
+            raise UserError("seeds_disabled")
+        if type(seed) is int and 0 <= seed < 2**62:
+            return seed
+        raise UserError("bad_request")
+
+    def create_table(
+        self,
+        players: object,
+        host_name: object,
+        bot_levels: object,
+        seed: object = None,
+        owner: str | None = None,
+    ) -> tuple[Table, str]:
+        """A new table; the creator holds seat 0. ``bot_levels`` maps seats to bot levels."""
+        if type(players) is not int or not 2 <= players <= 4:
+            raise UserError("bad_players")
+        name = display_name(host_name)
+        if bot_levels is None:
+            bot_levels = {}
+        if not isinstance(bot_levels, dict):
+            raise UserError("bad_request")
+        extra = set(bot_levels) - {str(n) for n in range(1, players)}
+        if extra:
+            raise UserError("bad_seat")
+        seats = [Seat(0, "human", name)]
+        for number in range(1, players):
+            level = bot_levels.get(str(number))
+            if level is None:
+                seats.append(Seat(number, "open"))
+            elif isinstance(level, str) and level in bots.OFFERED:
+                seats.append(Seat(number, "bot", bot_label(number, level), level))
+            else:
+                raise UserError("bad_level", level=str(level)[:20])
+        first_seed = self._seed_from(seed)
+        token = secrets.token_urlsafe(18)
+        seats[0].token_hash = hash_token(token)
+        table_id = secrets.token_urlsafe(6)
+        while table_id in self.tables or self.store.has_table(table_id):
+            table_id = secrets.token_urlsafe(6)
+        table = Table(table_id, players, first_seed, time.time(), seats, owner=owner)
+        table.touched = self.clock()
+        self.store.create_table(
+            table.id, players, first_seed, table.created, [s.row() for s in seats]
+        )
+        self.tables[table.id] = table
+        return table, token
+
+    async def join(
+        self, table_id: str, name: object, seat_number: object = None
+    ) -> tuple[int, str]:
+        """Take an open seat (the first, or the one asked for) under a display name."""
+        table = self.get(table_id)
+        display = display_name(name)
+        async with table.lock:
+            open_seats = [s for s in table.seats if s.kind == "open"]
+            if seat_number is not None:
+                open_seats = [s for s in open_seats if s.seat == seat_number]
+            if not open_seats:
+                raise UserError("no_open_seat")
+            seat = open_seats[0]
+            token = secrets.token_urlsafe(18)
+            taken = dataclasses.replace(
+                seat, kind="human", name=display, token_hash=hash_token(token)
+            )
+            self._save_seat(table, taken)
+        self.publish(table)
+        return seat.seat, token
+
+    def _save_seat(self, table: Table, seat: Seat) -> None:
+        """Store a changed seat, then make it current: a failed write changes nothing."""
+        self.store.save_seat(table.id, seat.row())
+        table.seats[seat.seat] = seat
+        table.changed()
+
+    # ------------------------------------------------------------ connections
+
+    def connect(self, table: Table, conn: Connection) -> None:
+        """A new connection gets the state; the others only hear, soon, who is here now."""
+        if conn.seat is None and table.spectators() >= self.max_spectators:
+            raise UserError("too_many_spectators", limit=self.max_spectators)
+        table.connections.add(conn)
+        table.touched = self.clock()
+        conn.deliver(present.encoded_state(table, conn, announce=False), "state")
+        conn.deliver(present.presence_text(table), "presence")
+        self._presence_soon(table)
+
+    def disconnect(self, table: Table, conn: Connection) -> None:
+        if conn in table.connections:
+            table.connections.discard(conn)
+            table.touched = self.clock()
+            self._presence_soon(table)
+
+    def _presence_soon(self, table: Table) -> None:
+        """Coalesce comings and goings: one small message for a burst of them."""
+        if table.presence_due:
+            return
+        table.presence_due = True
+        asyncio.get_running_loop().call_later(self.presence_delay, self._send_presence, table)
+
+    def _send_presence(self, table: Table) -> None:
+        table.presence_due = False
+        text = present.presence_text(table)
+        for conn in list(table.connections):
+            conn.deliver(text, "presence")
+
+    # ------------------------------------------------------------ intents
+
+    async def handle(self, table: Table, conn: Connection, message: dict[str, Any]) -> None:
+        """One client intent; UserError if it is refused (and then nothing has changed)."""
+        kind = message.get("type")
+        table.touched = self.clock()
+        if kind == "hello":
+            lang = message.get("lang")
+            if lang in ("en", "de"):
+                conn.lang = lang
+            if "width" in message:
+                conn.width = present.snap_width(message.get("width"))
+            conn.deliver(present.encoded_state(table, conn, announce=False), "state")
+            return
+        if kind == "ping":
+            conn.deliver(present.encode({"type": "pong"}))
+            return
+        if kind == "action":
+            await self.act(table, conn.seat, message.get("action"))
+            return
+        if conn.seat is None:
+            raise UserError("not_seated")
+        if kind == "start":
+            await self.start(table, conn.seat)
+        elif kind == "rematch":
+            await self.rematch(table, conn.seat, message.get("seed"))
+        elif kind == "seat":
+            await self.configure_seat(table, conn.seat, message)
+        elif kind == "rename":
+            await self.rename(table, conn.seat, message.get("name"))
+        else:
+            raise UserError("unknown_type")
+
+    async def act(self, table: Table, seat: int | None, text: object) -> None:
+        if seat is None:
+            raise UserError("not_seated")
+        if not isinstance(text, str) or len(text) > 16:
+            raise UserError("bad_action")
+        try:
+            action = parse_action(text)
+        except ValueError:
+            raise UserError("bad_action") from None
+        async with table.lock:
+            self._apply(table, seat, action)
+        self.publish(table, announce=True)
+        self._schedule_bots(table)
+
+    def _apply(self, table: Table, seat: int, action: Action) -> None:
+        """Check, store, then play (R8: a refusal changes nothing, and nothing is announced
+        before it is on disk). Only the action is written, not the whole record."""
+        match = table.match
+        if match is None or match.is_over:
+            raise UserError("not_playing")
+        if match.current_player != seat:
+            raise UserError("not_your_turn")
+        if action not in match.legal_actions():
+            try:
+                match.clone().apply(action)  # the engine's own words for the refusal
+            except IllegalActionError as exc:
+                raise UserError("illegal", reason=exc) from None
+            raise AssertionError(f"{action} was refused and then accepted")
+        self.store.append_action(table.id, len(table.matches) - 1, table.seq, str(action))
+        match.apply(action)
+        table.seq += 1
+        table.changed()
+        self.actions += 1
+        if match.is_over:  # the finished record in one piece, for anyone reading the file
+            number = len(table.matches) - 1
+            self.store.save_match(table.id, number, table.seed_of(number), record.dumps(match))
+
+    async def start(self, table: Table, seat: int) -> None:
+        async with table.lock:
+            if seat != HOST_SEAT:
+                raise UserError("host_only")
+            if table.status != "lobby":
+                raise UserError("already_started")
+            if any(s.kind == "open" for s in table.seats):
+                raise UserError("seats_open")
+            self._check_bot_tables(table)
+            self._new_match(table, table.first_seed)
+        self.publish(table, announce=True)
+        self._schedule_bots(table)
+
+    async def rematch(self, table: Table, seat: int, seed: object = None) -> None:
+        async with table.lock:
+            if table.status != "over":
+                raise UserError("not_over")
+            self._check_bot_tables(table)
+            self._new_match(table, self._seed_from(seed))
+        self.publish(table, announce=True)
+        self._schedule_bots(table)
+
+    def _check_bot_tables(self, table: Table) -> None:
+        """One client may keep only a few matches against bots alone running at once."""
+        if table.owner is None or not table.bots_only_opponents():
+            return
+        running = sum(
+            1
+            for other in self.tables.values()
+            if other is not table
+            and other.owner == table.owner
+            and other.status == "playing"
+            and other.bots_only_opponents()
+        )
+        if running >= self.max_bot_tables:
+            raise UserError("too_many_bot_tables", limit=self.max_bot_tables)
+
+    def _new_match(self, table: Table, seed: int) -> None:
+        """Deal a new match from its own seed (never derived from an earlier match's, R21)."""
+        number = len(table.matches)
+        match = Match.new(table.players, seed=seed)
+        self.store.save_match(table.id, number, seed, record.dumps(match))
+        table.matches.append(match)
+        table.seq = 0
+        table.changed()
+
+    async def configure_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
+        """Before the start, the host makes an open seat a bot, or a bot seat open again."""
+        target = message.get("seat")
+        level = message.get("level")
+        async with table.lock:
+            if seat != HOST_SEAT:
+                raise UserError("host_only")
+            if table.status != "lobby":
+                raise UserError("already_started")
+            if type(target) is not int or not 0 < target < table.players:
+                raise UserError("bad_seat")
+            chosen = table.seats[target]
+            if chosen.kind == "human":
+                raise UserError("seat_taken")
+            if level is None:
+                changed = dataclasses.replace(chosen, kind="open", name="", level=None)
+            elif isinstance(level, str) and level in bots.OFFERED:
+                name = bot_label(target, level)
+                changed = dataclasses.replace(chosen, kind="bot", name=name, level=level)
+            else:
+                raise UserError("bad_level", level=str(level)[:20])
+            self._save_seat(table, changed)
+        self.publish(table)
+
+    async def rename(self, table: Table, seat: int, name: object) -> None:
+        display = display_name(name)
+        async with table.lock:
+            self._save_seat(table, dataclasses.replace(table.seats[seat], name=display))
+        self.publish(table)
+
+    # ------------------------------------------------------------ bots
+
+    def _schedule_bots(self, table: Table) -> None:
+        match = table.match
+        if match is None or match.is_over or table.bot_task is not None:
+            return
+        if table.seats[match.current_player].kind != "bot":
+            return
+        task = asyncio.get_running_loop().create_task(self._run_bots(table))
+        table.bot_task = task
+
+    async def _run_bots(self, table: Table) -> None:
+        """Play bot turns until a person is to move; search bots think in worker processes.
+
+        A failing turn (a bot error, a refused database write) is logged, reported to the
+        table's clients and tried again after a growing pause: the table never freezes.
+        """
+        failures = 0
+        try:
+            while True:
+                try:
+                    if not await self._bot_turn(table):
+                        return
+                    failures = 0
+                except Exception:  # anything a bot or the database raised: retry below
+                    failures += 1
+                    log.exception("table %s: bot turn failed (attempt %d)", table.id, failures)
+                    self._report_error(table, "bot_failed")
+                    await asyncio.sleep(
+                        min(self.max_retry_delay, self.retry_delay * 2 ** (failures - 1))
+                    )
+        finally:
+            table.bot_task = None
+
+    async def _bot_turn(self, table: Table) -> bool:
+        """One bot move if a bot is to move; False when it is nobody's or a person's turn."""
+        match = table.match
+        if match is None or match.is_over:
+            return False
+        seat = match.current_player
+        bot_seat = table.seats[seat]
+        if bot_seat.kind != "bot" or bot_seat.level is None:
+            return False
+        round_start = bool(match.rounds) and not match.current_round.history
+        if self.bot_delay:
+            await asyncio.sleep(self.bot_delay * (4 if round_start else 1))
+        seq = table.seq
+        view = match.view(seat)
+        seed = bots.decision_seed(table.seed_of(len(table.matches) - 1), seq, seat)
+        action = await self.scheduler.decide(table.id, bot_seat.level, seed, view)
+        async with table.lock:
+            if table.match is not match or table.seq != seq:
+                return True
+            self._apply(table, seat, action)
+        table.touched = self.clock()
+        self.publish(table, announce=True)
+        return True
+
+    def _report_error(self, table: Table, code: str) -> None:
+        """Tell everyone at the table that something went wrong on the server."""
+        error = UserError(code)
+        for conn in list(table.connections):
+            message = {"type": "error", "code": code, "message": error.message(conn.lang)}
+            conn.deliver(present.encode(message))
+
+    # ------------------------------------------------------------ what clients see
+
+    def publish(self, table: Table, *, announce: bool = False) -> None:
+        """Queue every connection its own state (each seat only its view, R21). Nothing here
+        waits: each connection's outbox sends at the pace its client reads."""
+        for conn in list(table.connections):
+            conn.deliver(present.encoded_state(table, conn, announce=announce), "state")
+
+    # ------------------------------------------------------------ finished matches
+
+    def finished_match(self, table_id: str, number: int) -> tuple[Table, Match]:
+        """A match that is over (records of running matches would show hidden tiles)."""
+        table = self.get(table_id)
+        if not 0 <= number < len(table.matches):
+            raise UserError("unknown_match")
+        match = table.matches[number]
+        if not match.is_over:
+            raise UserError("match_running")
+        return table, match
+
+    def replay_step(
+        self, table_id: str, number: int, step: int, lang: str, width: int
+    ) -> dict[str, Any]:
+        table, match = self.finished_match(table_id, number)
+        return present.replay_step(match, table.names(), step, lang, width)

@@ -1,0 +1,65 @@
+"""Prometheus metrics for whoever runs a server: connections, tables, actions, bots, drops."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+__all__ = ["Counts", "Metrics"]
+
+
+@dataclass
+class Counts:
+    """What the app counts as it goes; the rest is read off the hub when scraped."""
+
+    websockets: int = 0
+    send_queue_drops: int = 0
+    states_replaced: int = 0
+    floods_closed: int = 0
+    refused_messages: int = 0
+
+
+class Metrics(Collector):
+    """Reads every figure at scrape time, so nothing is counted twice or goes stale."""
+
+    def __init__(self, read: Callable[[], dict[str, float]], counts: Counts) -> None:
+        self.read = read
+        self.counts = counts
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.registry.register(self)
+
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        live = self.read()
+        gauges = {
+            "draw_connections_open": ("open TCP connections", live["connections"]),
+            "draw_websockets_open": ("open WebSockets", self.counts.websockets),
+            "draw_tables_in_memory": ("tables held in memory", live["tables"]),
+            "draw_bot_queue_length": ("bot decisions waiting for a worker", live["bot_queue"]),
+        }
+        for name, (text, value) in gauges.items():
+            yield GaugeMetricFamily(name, text, value=value)
+        counters = {
+            "draw_actions": ("actions accepted", live["actions"]),
+            "draw_bot_decisions": ("bot decisions made", live["bot_decisions"]),
+            "draw_send_queue_drops": (
+                "connections cut off for not reading",
+                self.counts.send_queue_drops,
+            ),
+            "draw_states_replaced": (
+                "unsent states replaced by a newer one",
+                self.counts.states_replaced,
+            ),
+            "draw_connections_refused": ("connections over a limit", live["refused"]),
+            "draw_header_timeouts": ("requests whose headers came too late", live["timed_out"]),
+            "draw_messages_refused": ("WebSocket messages refused", self.counts.refused_messages),
+            "draw_floods_closed": ("WebSockets closed for flooding", self.counts.floods_closed),
+        }
+        for name, (text, value) in counters.items():
+            yield CounterMetricFamily(name, text, value=value)
+
+    def text(self) -> bytes:
+        return generate_latest(self.registry)
