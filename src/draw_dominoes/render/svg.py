@@ -7,6 +7,7 @@ times in one page, and can be checked by parsing it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -186,6 +187,7 @@ def _rotate(cx: float, cy: float, axis: tuple[int, int], u: float, v: float) -> 
     return cx + ax * u - ay * v, cy + ay * u + ax * v
 
 
+@functools.lru_cache(maxsize=65536)
 def _face(
     cx: float,
     cy: float,
@@ -195,8 +197,12 @@ def _face(
     size: float,
     *,
     shadow: bool,
-) -> list[str]:
-    """The elements of one tile face: body, divider, and the pips of each half."""
+) -> tuple[str, ...]:
+    """The elements of one tile face: body, divider, and the pips of each half.
+
+    Cached: tiles sit on a grid, so the same face at the same place recurs in every later
+    picture of a growing line (and in other lines), and formatting it is most of the work.
+    """
     long_w = axis[0] != 0
     w, h = (2 * size, size) if long_w else (size, 2 * size)
     x, y = cx - w / 2, cy - h / 2
@@ -228,7 +234,7 @@ def _face(
             px, py = _rotate(cx, cy, axis, sign * size / 2 + gu * step, gv * step)
             circles.append(f'<circle cx="{_num(px)}" cy="{_num(py)}" r="{_num(pip)}"/>')
         parts.append(f'<g class="half" data-value="{value}" fill="{INK}">{"".join(circles)}</g>')
-    return parts
+    return tuple(parts)
 
 
 def _back(x: float, y: float, w: float, h: float, size: float) -> list[str]:

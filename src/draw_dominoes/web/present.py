@@ -97,8 +97,28 @@ def encoded_state(table: Table, conn: Connection, *, announce: bool) -> str:
             spoken = last_announcement(table, conn.lang)
             if spoken is not None:
                 message["announce"] = spoken
-        text = table.encoded[key] = encode(message)
+        text = table.encoded[key] = encode_state(message)
     return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _encoded_svg(svg_text: str | None) -> str:
+    return json.dumps(svg_text)
+
+
+def encode_state(message: dict[str, Any]) -> str:
+    """``encode(message)``, with the pictures encoded once each: a line's SVG is most of a
+    state's bytes, and the last round's stays the same for a whole round."""
+    rest = dict(message)
+    line = _encoded_svg(rest.pop("line_svg"))
+    last = rest.pop("last_round")
+    if last is None:
+        last_text = "null"
+    else:
+        others = dict(last)
+        last_svg = _encoded_svg(others.pop("line_svg"))
+        last_text = encode(others)[:-1] + ',"line_svg":' + last_svg + "}"
+    return encode(rest)[:-1] + ',"line_svg":' + line + ',"last_round":' + last_text + "}"
 
 
 def presence_text(table: Table) -> str:
@@ -160,8 +180,8 @@ def state_message(
     message["view"] = data
     message["line_svg"] = line_svg(view.line, lang, width, "line-svg")
     message["line_description"] = line_description(view.line, lang)
-    names = table.names()
-    message["rounds"] = score_sheet(match, names, lang)
+    names = tuple(table.names())
+    message["rounds"] = score_sheet(match.rounds, names, lang)
     if match.rounds:
         last = match.rounds[-1]
         message["last_round"] = round_summary(last, len(match.rounds), names, lang, width)
@@ -177,10 +197,14 @@ def state_message(
     return message
 
 
-def score_sheet(match: Match, names: list[str], lang: str) -> list[dict[str, Any]]:
+@functools.lru_cache(maxsize=1024)
+def score_sheet(
+    rounds: tuple[Round, ...], names: tuple[str, ...], lang: str
+) -> list[dict[str, Any]]:
+    """The finished rounds of a match; cached, since they change only when a round ends."""
     sheet = []
-    running = [0] * match.players
-    for number, finished in enumerate(match.rounds, 1):
+    running = [0] * len(names)
+    for number, finished in enumerate(rounds, 1):
         outcome = finished.outcome
         assert outcome is not None
         running = [a + b for a, b in zip(running, outcome.credits)]
@@ -194,14 +218,15 @@ def score_sheet(match: Match, names: list[str], lang: str) -> list[dict[str, Any
                 "credits": list(outcome.credits),
                 "pip_totals": list(outcome.pip_totals),
                 "scores": running,
-                "explanation": explain_outcome(outcome, names, lang),
+                "explanation": explain_outcome(outcome, list(names), lang),
             }
         )
     return sheet
 
 
+@functools.lru_cache(maxsize=1024)
 def round_summary(
-    finished: Round, number: int, names: list[str], lang: str, width: int
+    finished: Round, number: int, names: tuple[str, ...], lang: str, width: int
 ) -> dict[str, Any]:
     """A finished round, all hands revealed (R21 allows it once the round is over)."""
     outcome = finished.outcome
@@ -211,7 +236,7 @@ def round_summary(
         "revealed_hands": [[str(t) for t in finished.hand(s)] for s in range(finished.players)],
         "line_svg": line_svg(finished.line, lang, width, "last-line-svg"),
         "line_description": line_description(finished.line, lang),
-        "explanation": explain_outcome(outcome, names, lang),
+        "explanation": explain_outcome(outcome, list(names), lang),
         "pip_totals": list(outcome.pip_totals),
     }
 

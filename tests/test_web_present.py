@@ -1,0 +1,64 @@
+"""What a connection is shown: the encoded state equals the plain encoding, and it is built
+once for every connection alike."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from draw_dominoes import Match
+from draw_dominoes.web import present
+from draw_dominoes.web.tables import Seat, Table
+
+
+def table_after(seed: int, moves: int) -> Table:
+    match = Match.new(2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if match.is_over:
+            break
+        match.apply(rng.choice(match.legal_actions()))
+    seats = [Seat(0, "human", "Ann"), Seat(1, "bot", "Bot 2 (random)", "random")]
+    return Table("t", 2, seed, 0.0, seats, [match], seq=moves)
+
+
+@given(
+    seed=st.integers(0, 10**6),
+    moves=st.integers(0, 120),
+    seat=st.sampled_from([0, 1, None]),
+    lang=st.sampled_from(["en", "de"]),
+    width=st.sampled_from(present.LINE_WIDTHS),
+)
+def test_the_spliced_encoding_is_the_plain_encoding(
+    seed: int, moves: int, seat: int | None, lang: str, width: int
+) -> None:
+    table = table_after(seed, moves)
+    message = present.state_message(table, seat, lang, width, (True, True))
+    assert json.loads(present.encode_state(message)) == json.loads(present.encode(message))
+
+
+class Watcher:
+    def __init__(self, seat: int | None, lang: str = "en") -> None:
+        self.seat, self.lang, self.width = seat, lang, 800
+        self.texts: list[str] = []
+
+    def deliver(self, text: str, slot: str | None = None) -> None:
+        self.texts.append(text)
+
+
+def test_connections_alike_share_one_encoded_state() -> None:
+    table = table_after(3, 20)
+    watchers = [Watcher(None) for _ in range(50)] + [Watcher(None, "de"), Watcher(0)]
+    table.connections |= set(watchers)
+    texts = {present.encoded_state(table, w, announce=False) for w in watchers}
+    assert len(texts) == 3 and len(table.encoded) == 3
+    table.changed()
+    assert not table.encoded
+
+
+def test_encoding_never_fails_on_what_a_client_sent() -> None:
+    text = present.encode({"type": "error", "id": "a\ud800"})
+    assert text.encode("utf-8") and json.loads(text)["id"] == "a\ud800"
