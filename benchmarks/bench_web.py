@@ -7,8 +7,9 @@ Each table is a WebSocket player (seat 0, a seeded random player) against a serv
   action is acknowledged, until each table's match is over. Reports all actions a second (the
   bots' included: the state message's ``seq`` counts them), the players' acknowledgement
   latency (from sending the intent to the server's ``ok``, which comes after the action is
-  validated, written to SQLite and pushed to the table) and the server process's CPU seconds
-  per action (utime + stime from /proc), the most robust figure on a shared machine.
+  validated, written to SQLite and pushed to the table) and the server's CPU seconds per
+  action (utime + stime of its process and any children, from /proc), the most robust
+  figure on a shared machine.
 * paced: ``--paced-tables`` tables whose players wait a seeded random 1-2 s before each of
   their actions, for ``--paced-seconds``; reports ack latency p50/p99/max (target: p99 under
   50 ms) and how many acks were measured.
@@ -17,7 +18,8 @@ Both are run for two builds in the same run, alternating which goes first over `
 rounds: the baseline (``--baseline REV``, default 589f486; exported with ``git archive`` and
 imported through PYTHONPATH, which is checked to win over the editable install) and the
 candidate (the working tree, or ``--candidate REV``). Server options the baseline lacks (the
-connection and creation limits) are passed only to builds whose ``--help`` lists them. Only
+connection, creation and message-rate limits, set out of the way) are passed only to builds
+whose ``--help`` lists them. Only
 127.0.0.1 is used; any error message from the server aborts the run, and each run is capped
 at ``--limit`` seconds.
 
@@ -311,7 +313,7 @@ class Table:
         except TimeoutError:
             if until is not None and until < deadline:
                 return False
-            raise BenchError(f"table {self.number}: no answer before the --limit ran out") from None
+            raise BenchError(f"table {self.number}: not done when the --limit ran out") from None
         except ConnectionClosed as error:
             raise self.closed(error) from None
         received = time.perf_counter()

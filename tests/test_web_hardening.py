@@ -265,6 +265,27 @@ def test_start_up_loads_no_table_until_asked_for(tmp_path: Path) -> None:
         second.stop()
 
 
+def test_a_table_loaded_on_demand_lets_its_bot_move(tmp_path: Path) -> None:
+    """Stopped while a bot was to move; the first look-up loads it and the bot plays on."""
+    db = tmp_path / "resume.sqlite3"
+    first = InProcessServer(db, allow_seeds=True, bot_delay=60).start()
+    seed = next(s for s in range(100) if not human_leads(s))
+    table = first.create_table(2, "Ann", {"1": "random"}, seed=seed)
+    ann = Client(first, table["table_id"], table["token"])
+    ann.recv()
+    assert ann.reply_to(ann.send({"type": "start"}))["type"] == "ok"
+    ann.close()
+    first.stop()
+    second = InProcessServer(db, allow_seeds=True).start()
+    try:
+        assert second.get(f"/api/tables/{table['table_id']}").status_code == 200
+        back = Client(second, table["table_id"], table["token"])
+        assert back.state_where(lambda s: s["seq"] >= 1)["view"]["history"][0]["player"] == 1
+        back.close()
+    finally:
+        second.stop()
+
+
 def test_creating_tables_is_rate_limited_per_address(make_server: Any) -> None:
     server = make_server(create_rate=1.0, create_burst=3)
     for _ in range(3):

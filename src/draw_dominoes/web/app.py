@@ -350,7 +350,7 @@ def create_app(
     # ------------------------------------------------------------ for operators
 
     @app.get("/healthz", include_in_schema=False)
-    def healthz() -> dict[str, Any]:
+    async def healthz() -> dict[str, Any]:
         return {"status": "ok", "tables_in_memory": len(hub.tables)}
 
     def live_figures() -> dict[str, float]:
@@ -368,7 +368,7 @@ def create_app(
     metrics = Metrics(live_figures, counts)
 
     @app.get("/metrics", include_in_schema=False)
-    def metrics_page() -> Response:
+    async def metrics_page() -> Response:
         return Response(metrics.text(), media_type="text/plain; version=0.0.4")
 
     # ------------------------------------------------------------ JSON API
@@ -429,7 +429,9 @@ def create_app(
         return response
 
     @app.get("/api/tables/{table_id}")
-    def table_info(table_id: str, request: Request) -> Response:
+    async def table_info(table_id: str, request: Request) -> Response:
+        # Every route that touches the hub is ``async``: it runs on the event loop, the
+        # only thread that reads or changes tables.
         table = find(table_id, client_address(request))
         return JSONResponse(
             {
@@ -451,7 +453,7 @@ def create_app(
         return response
 
     @app.get("/api/tables/{table_id}/matches/{number}/record")
-    def download(table_id: str, number: int, request: Request) -> Response:
+    async def download(table_id: str, number: int, request: Request) -> Response:
         find(table_id, client_address(request))
         _, match = hub.finished_match(table_id, number)
         return Response(
@@ -463,7 +465,7 @@ def create_app(
         )
 
     @app.get("/api/tables/{table_id}/matches/{number}/replay/{step}")
-    def replay(
+    async def replay(
         table_id: str, number: int, step: int, request: Request, width: int = 800
     ) -> Response:
         find(table_id, client_address(request))
