@@ -158,10 +158,10 @@ class SecurityHeaders:
 
 
 class SocketConnection:
-    """A seat's (or a spectator's) WebSocket; its outbox sends, so nobody waits for it."""
+    """A seat's (or a spectator's) WebSocket as the hub sees it; its outbox does the
+    sending, so nobody waits for it."""
 
-    def __init__(self, socket: WebSocket, seat: int | None, lang: str, width: int, outbox: Outbox):
-        self.socket = socket
+    def __init__(self, seat: int | None, lang: str, width: int, outbox: Outbox) -> None:
         self.seat = seat
         self.lang = lang
         self.width = width
@@ -500,7 +500,7 @@ def create_app(
         outbox = Outbox(
             socket.send_text, cutter(socket, counts), stall_timeout=options.stall_timeout
         )
-        conn = SocketConnection(socket, seat, lang, width, outbox)
+        conn = SocketConnection(seat, lang, width, outbox)
         if token and seat is None:
             conn.refuse(UserError("bad_token"))
         try:

@@ -156,11 +156,6 @@ class Hub:
             del self.tables[table.id]
         return len(idle)
 
-    def resume(self) -> None:
-        """After a restart, bots whose turn it is move again at tables in memory."""
-        for table in self.tables.values():
-            self._schedule_bots(table)
-
     # ------------------------------------------------------------ tables and seats
 
     def _seed_from(self, seed: object) -> int:
