@@ -190,10 +190,12 @@
         if (message.announce) announce(message.announce);
       } else if (message.type === "presence") {
         // Comings and goings: only who is connected changes, not the game.
+        // Only the seat list is redrawn, so nothing being typed or focused is lost.
         if (app.state) {
           app.state.table.seats.forEach((seat, i) => { seat.connected = message.connected[i]; });
           app.state.table.spectators = message.spectators;
-          renderTable();
+          const seats = document.querySelector("#app section.seats");
+          if (seats) seats.replaceWith(renderSeats(app.state));
         }
       } else if (message.type === "error") {
         showError(message.message);
@@ -284,6 +286,8 @@
     const message = app.state;
     if (!message) return;
     const focused = focusKey();
+    const typed = document.getElementById("join-name");  // a name being typed survives
+    if (typed) app.typedName = typed.value;
     const { table, view, you } = message;
     const root = document.getElementById("app");
     const parts = [];
@@ -358,7 +362,7 @@
       box.append(el("form", { id: "join-form", onsubmit: joinTable },
         el("h2", { text: t("join_heading") }),
         el("label", { for: "join-name" }, t("your_name") + " "),
-        el("input", { id: "join-name", required: true, maxlength: 24, value: localStorage.getItem("name") || "" }),
+        el("input", { id: "join-name", required: true, maxlength: 24, value: app.typedName ?? (localStorage.getItem("name") || "") }),
         " ", el("button", { type: "submit", id: "join-button" }, t("join_button"))));
     }
     if (you === table.host_seat) {
