@@ -40,9 +40,28 @@ def test_tables_take_turns_however_many_bots_they_have() -> None:
     assert served == ["three-bots", "b", "c", "three-bots", "three-bots"]
 
 
-def test_cheap_bots_choose_on_the_event_loop_and_search_bots_do_not() -> None:
-    assert {"random", "greedy"} == INLINE_LEVELS
-    assert not {"heuristic", "pimc", "ismcts"} & INLINE_LEVELS
+def test_cheap_bots_choose_at_once_and_search_bots_wait_for_a_worker() -> None:
+    """``random`` and ``greedy`` answer without suspending (no trip to a process); a search
+    bot's request suspends until a worker process has chosen."""
+
+    async def body() -> None:
+        scheduler = BotScheduler(workers=1)
+        match = Match.new(2, seed=8)
+        view = match.view(match.current_player)
+        try:
+            for level in sorted(INLINE_LEVELS):
+                asking = scheduler.decide("t", level, 1, view)
+                with pytest.raises(StopIteration) as answered:
+                    asking.send(None)  # runs to the end without ever waiting
+                assert answered.value.value in view.legal_actions
+            asking = scheduler.decide("t", "ismcts", 1, view)
+            asking.send(None)  # suspends: the decision is in a worker's hands
+            asking.close()
+            assert {"random", "greedy"} == INLINE_LEVELS
+        finally:
+            await scheduler.close()
+
+    asyncio.run(body())
 
 
 @pytest.fixture
@@ -72,7 +91,7 @@ def test_one_client_may_run_only_a_few_matches_against_bots_alone(
     assert third.state["table"]["status"] == "lobby"  # nothing was started
     # A table that waits for a friend is not a bot-only table.
     table = server.create_table(2, "Ann", {})
-    friend = server.join(table["table_id"], "Bea")
+    server.join(table["table_id"], "Bea")
     host = Client(server, table["table_id"], table["token"])
     host.recv()
     assert host.reply_to(host.send({"type": "start"}))["type"] == "ok"
@@ -81,4 +100,3 @@ def test_one_client_may_run_only_a_few_matches_against_bots_alone(
     assert refused_again == "too_many_bot_tables"
     for client in (first, second, third, greedy, host):
         client.close()
-    del friend

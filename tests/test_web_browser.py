@@ -269,3 +269,21 @@ def test_chromium_is_debians_and_no_browser_was_downloaded() -> None:
     assert shutil.which("chromium") == CHROMIUM or os.path.exists(CHROMIUM)
     cache = Path.home() / ".cache" / "ms-playwright"
     assert not cache.exists() or not any(cache.glob("chromium-*"))
+
+
+def test_a_language_asked_for_in_the_link_is_remembered(server: Server, browser: Any) -> None:
+    """``/?lang=de`` keeps German on the table page it leads to, as the menu would."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.goto(f"{server.url}/?lang=de")
+    page.wait_for_selector("text=Einen Tisch eröffnen")
+    page.fill("#name", "Ann")
+    page.select_option("#seat-1", "greedy")
+    page.click("#create-button")
+    page.wait_for_selector("#start-button")
+    page.reload()
+    page.wait_for_selector("#start-button")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.text_content("#start-button") == "Partie beginnen"
+    context.close()

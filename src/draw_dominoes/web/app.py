@@ -304,11 +304,14 @@ def create_app(
                 raise UserError("rate_limited") from None
             raise
 
+    def foreign(scope_owner: Request | WebSocket) -> bool:
+        """A browser says where the page that sent this came from; other sites may not."""
+        origin = scope_owner.headers.get("origin")
+        host = scope_owner.headers.get("host")
+        return origin is not None and not same_origin(origin, host, options.allowed_origins)
+
     def check_origin(request: Request) -> None:
-        origin = request.headers.get("origin")
-        if origin is not None and not same_origin(
-            origin, request.headers.get("host"), options.allowed_origins
-        ):
+        if foreign(request):
             raise UserError("bad_origin")
 
     # ------------------------------------------------------------ pages
@@ -475,10 +478,7 @@ def create_app(
 
     @app.websocket("/ws/{table_id}")
     async def play(socket: WebSocket, table_id: str) -> None:
-        origin = socket.headers.get("origin")
-        if origin is not None and not same_origin(
-            origin, socket.headers.get("host"), options.allowed_origins
-        ):
+        if foreign(socket):
             await socket.close(code=4403)  # before the handshake: an HTTP 403
             return
         params = socket.query_params
@@ -489,11 +489,7 @@ def create_app(
         try:
             table = find(table_id, address)
         except UserError as error:
-            text = present.encode(
-                {"type": "error", "code": error.code, "message": error.message(lang)}
-            )
-            await socket.send_text(text)
-            await socket.close(code=4429 if error.code == "rate_limited" else 4404)
+            await turn_away(socket, error, lang, 4429 if error.code == "rate_limited" else 4404)
             return
         token = params.get("token") or socket.cookies.get(f"dd_{table_id}")
         seat = table.seat_of_token(token)
@@ -506,9 +502,7 @@ def create_app(
         try:
             hub.connect(table, conn)
         except UserError as error:
-            message = {"type": "error", "code": error.code, "message": error.message(lang)}
-            await socket.send_text(present.encode(message))
-            await socket.close(code=4429)
+            await turn_away(socket, error, lang, 4429)
             return
         writer = asyncio.get_running_loop().create_task(outbox.run())
         counts.websockets += 1
@@ -564,6 +558,13 @@ def create_app(
                 conn.refuse(UserError("internal"), request_id)
 
     return app
+
+
+async def turn_away(socket: WebSocket, error: UserError, lang: str, code: int) -> None:
+    """Say why a WebSocket cannot stay, then close it."""
+    message = {"type": "error", "code": error.code, "message": error.message(lang)}
+    await socket.send_text(present.encode(message))
+    await socket.close(code=code)
 
 
 def parse_object(text: str | bytes) -> dict[str, Any]:

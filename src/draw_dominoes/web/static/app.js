@@ -81,9 +81,13 @@
     app.messages = await response.json();
   }
 
-  async function setLang(lang) {
+  function remember(lang) {
     localStorage.setItem("lang", lang);
     document.cookie = `lang=${lang}; path=/; max-age=31536000; samesite=strict`;
+  }
+
+  async function setLang(lang) {
+    remember(lang);
     if (body.dataset.page === "howto") {
       window.location.search = `?lang=${lang}`;
       return;
@@ -621,7 +625,11 @@
   async function start() {
     const stored = localStorage.getItem("lang");
     const explicit = new URLSearchParams(window.location.search).get("lang");
-    if (body.dataset.page === "howto") {
+    if (explicit === "en" || explicit === "de") {
+      // A language asked for in the link is remembered, as if chosen from the menu.
+      remember(explicit);
+    }
+    if (explicit === "en" || explicit === "de" || body.dataset.page === "howto") {
       if (!explicit && stored && stored !== app.lang) { window.location.search = `?lang=${stored}`; return; }
     } else if (stored && stored !== app.lang) {
       app.lang = stored;
