@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from draw_dominoes import ALL_TILES, DRAW, PASS, Action, Match, Place, Round, record
+from draw_dominoes import ALL_TILES, DRAW, PASS, Action, Line, Match, Place, Round, record
 
 games = st.tuples(st.integers(2, 4), st.integers(0, 2**32))
 
@@ -84,3 +84,23 @@ def test_match_invariants_and_replay(game_args: tuple[int, int]) -> None:
             assert again.current_round.boneyard == match.current_round.boneyard
     again = record.loads(record.dumps(match))
     assert isinstance(again, Match) and again.is_over and again.winners == match.winners
+
+
+@settings(max_examples=100, deadline=None)
+@given(games, st.integers(1, 5))
+def test_the_line_kept_up_to_date_is_the_line_built_afresh(
+    game_args: tuple[int, int], every: int
+) -> None:
+    """The round places only new tiles on its cached line; asked for at any pace (and on
+    clones), it equals the line built from all placements at once."""
+    players, seed = game_args
+    game = Round.new(players, seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+        steps += 1
+        if steps % every == 0:
+            placed = [(a.tile, a.end) for _, a in game.history if isinstance(a, Place)]
+            assert game.line == Line.from_placements(placed)
+            assert game.clone().line == game.line

@@ -62,3 +62,25 @@ def test_connections_alike_share_one_encoded_state() -> None:
 def test_encoding_never_fails_on_what_a_client_sent() -> None:
     text = present.encode({"type": "error", "id": "a\ud800"})
     assert text.encode("utf-8") and json.loads(text)["id"] == "a\ud800"
+
+
+def test_states_encoded_move_by_move_equal_their_plain_encoding() -> None:
+    """The history and placements kept encoded between states (they only grow within a
+    round) give the same JSON as encoding each state whole, across rounds too."""
+    table = table_after(11, 0)
+    match = table.match
+    assert match is not None
+    rng = random.Random(11)
+    watchers = [Watcher(0), Watcher(None, "de")]
+    moves = 0
+    while not match.is_over and moves < 400:
+        for watcher in watchers:
+            text = present.encoded_state(table, watcher, announce=False)
+            connected = table.connected_seats()
+            plain = present.state_message(table, watcher.seat, watcher.lang, 800, connected)
+            assert json.loads(text) == json.loads(present.encode(plain))
+        match.apply(rng.choice(match.legal_actions()))
+        table.seq += 1
+        table.changed()
+        moves += 1
+    assert len(match.rounds) >= 2  # the cached lists started afresh with each round

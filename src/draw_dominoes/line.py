@@ -80,14 +80,17 @@ class Line:
     Only two ends ever exist; doubles lie crosswise and never branch (R10).
     """
 
-    __slots__ = ("_connections", "_ends", "_ends_placed", "_tiles")
+    __slots__ = ("_connections", "_described", "_ends", "_ends_placed", "_tiles")
 
     _tiles: tuple[Tile, ...]
     _ends: tuple[End, ...]
     _connections: tuple[Connection, ...]
     _ends_placed: tuple[int | None, ...]
+    _described: dict[str, str]
+    """The descriptions made so far, by language: a line never changes, so neither do they."""
 
     def __init__(self) -> None:
+        self._described = {}
         self._tiles = ()
         self._ends = ()
         self._connections = ()
@@ -202,6 +205,9 @@ class Line:
 
     def describe(self, lang: str = "en") -> str:
         """The line's text alternative, exactly as R12 prescribes, in "en" or "de"."""
+        described = self._described.get(lang)
+        if described is not None:
+            return described
         template, none = _DESCRIPTION[_check_lang(lang)]
         names = _PORT_NAMES[lang]
         tiles = ", ".join(str(t) for t in self._tiles) or none
@@ -211,7 +217,9 @@ class Line:
         )
         ports = sorted(self._ends, key=lambda e: (e.tile.low, e.tile.high, e.port.order))
         free = "; ".join(f"{e.tile} ({names[e.port]}, {e.value})" for e in ports)
-        return template.format(T=tiles, C=connections or none, P=free or none)
+        described = template.format(T=tiles, C=connections or none, P=free or none)
+        self._described[lang] = described
+        return described
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Line):

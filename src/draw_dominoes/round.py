@@ -323,11 +323,16 @@ class Round:
 
     @property
     def line(self) -> Line:
+        """The line, kept up to date by placing only the tiles played since it was last
+        asked for: actions are only ever appended, so the cached line stays a prefix."""
         line = self._line
-        if line is None or self._line_at != len(self._actions):
-            line = Line.from_placements(
-                [(a.tile, a.end) for a in self._actions if isinstance(a, Place)]
-            )
+        done = self._line_at
+        if line is None or done < 0:
+            line, done = Line(), 0
+        if done != len(self._actions):
+            for action in self._actions[done:]:
+                if isinstance(action, Place):
+                    line = line.place(action.tile, action.end)
             self._line = line
             self._line_at = len(self._actions)
         return line

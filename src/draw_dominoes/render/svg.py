@@ -56,21 +56,24 @@ _WEST: Final = (-1, 0)
 _PORT_KEYS: Final = {"high end": "high", "low end": "low", "line A": "a", "line B": "b"}
 
 
+@functools.lru_cache(maxsize=8192)
 def _num(value: float) -> str:
-    """A coordinate as short, stable text: at most two decimals, no trailing zeros."""
+    """A coordinate as short, stable text: at most two decimals, no trailing zeros.
+
+    Cached: coordinates sit on a grid of the tile size, so the same few values recur."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
-@dataclass(frozen=True, slots=True)
-class _Rect:
+@dataclass(slots=True)  # not frozen: frozen dataclasses are slow to build, and these are
+class _Rect:  # made by the dozen for every picture and never changed
     x: float
     y: float
     w: float
     h: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, like _Rect
 class _LaidTile:
     """One tile of the line in the drawing: where it lies and which half faces end 0."""
 
@@ -237,6 +240,25 @@ def _face(
     return tuple(parts)
 
 
+@functools.lru_cache(maxsize=65536)
+def _laid_tile_svg(
+    tile: Tile,
+    placed: int,
+    cx: float,
+    cy: float,
+    axis: tuple[int, int],
+    first: int,
+    second: int,
+    size: float,
+) -> str:
+    """One tile of a line as its ``<g>`` element; cached like the faces it holds."""
+    classes = "tile double" if tile.is_double else "tile"
+    face = _face(cx, cy, axis, first, second, size, shadow=True)
+    return "\n".join(
+        (f'<g class="{classes}" data-tile="{tile}" data-placed="{placed}">', *face, "</g>")
+    )
+
+
 def _back(x: float, y: float, w: float, h: float, size: float) -> list[str]:
     """A face-down tile: plain back with a trim line and a centre stud, no pips."""
     radius = size * 0.12
@@ -350,29 +372,18 @@ def line_svg(
         f"<desc{desc_attr}>{text}</desc>",
     ]
     for item in laid:
-        moved = _LaidTile(
-            item.tile,
-            item.first,
-            item.second,
-            item.placed,
-            item.cx + shift_x,
-            item.cy + shift_y,
-            item.direction,
-        )
-        classes = "tile double" if item.tile.is_double else "tile"
-        out.append(f'<g class="{classes}" data-tile="{item.tile}" data-placed="{item.placed}">')
-        out.extend(
-            _face(
-                moved.cx,
-                moved.cy,
-                moved.long_axis,
+        out.append(
+            _laid_tile_svg(
+                item.tile,
+                item.placed,
+                item.cx + shift_x,
+                item.cy + shift_y,
+                item.long_axis,
                 item.first,
                 item.second,
                 size,
-                shadow=True,
             )
         )
-        out.append("</g>")
     for marker in found:
         out.append(_marker_svg(marker, shift_x, shift_y, size, marker.end in highlights))
     out.append("</svg>")
@@ -419,7 +430,7 @@ def tile_svg(tile: Tile | None, *, size: int = 40, vertical: bool = False, lang:
     w, h = (size, 2 * size) if vertical else (2 * size, size)
     if tile is None:
         title = escape(translate("render.face_down", lang), quote=False)
-        body = _back(0, 0, w, h, size)
+        body: Sequence[str] = _back(0, 0, w, h, size)
         data = 'class="domino-tile face-down"'
     else:
         title = str(tile)

@@ -80,8 +80,9 @@ class Outbox:
             if slot is not None:
                 del self._slots[slot]
             assert text is not None
-            try:
-                await asyncio.wait_for(self._write(text), self.stall_timeout)
+            try:  # a timeout scope, not wait_for: no extra task for every message
+                async with asyncio.timeout(self.stall_timeout):
+                    await self._write(text)
             except TimeoutError:
                 self.fail("stalled")
             except Exception:  # the socket is gone: whatever the server stack raised

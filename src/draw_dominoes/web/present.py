@@ -13,6 +13,7 @@ from ..line import Line
 from ..match import Match
 from ..render import svg
 from ..round import Round
+from .encoding import encode
 from .tables import HOST_SEAT, Connection, Table, UserError
 
 __all__ = [
@@ -30,12 +31,6 @@ __all__ = [
 LINE_WIDTHS = (320, 400, 480, 560, 640, 720, 800, 960, 1120)
 
 
-def encode(message: dict[str, Any]) -> str:
-    """One message as JSON text, ASCII only: whatever a client sent (a lone surrogate, say)
-    is escaped, so the text always encodes."""
-    return json.dumps(message, separators=(",", ":"))
-
-
 def snap_width(width: object) -> int:
     """Clients ask for a line width; a few sizes keep the render cache small."""
     if not isinstance(width, int) or isinstance(width, bool):
@@ -48,11 +43,6 @@ def snap_width(width: object) -> int:
 def line_svg(line: Line, lang: str, width: int, element_id: str) -> str:
     """The line drawn once per line, language and width: lines are immutable values."""
     return svg.line_svg(line, lang, width=width, markers=True, element_id=element_id)
-
-
-@functools.lru_cache(maxsize=4096)
-def line_description(line: Line, lang: str) -> str:
-    return line.describe(lang)
 
 
 def describe_action(seat_name: str, action: Action, lang: str) -> str:
@@ -76,12 +66,13 @@ def last_announcement(table: Table, lang: str) -> str | None:
     if table.seq == 0:
         key = "web.announce_start" if len(table.matches) == 1 else "web.announce_rematch"
         return translate(key, lang)
-    finished = match.current_round if match.current_round.history else None
-    if finished is None and match.rounds:
-        finished = match.rounds[-1]
-    if finished is None or not finished.history:
+    # The move that ended a round is the last of the finished round: the next is dealt.
+    history = match.current_round.history
+    if not history and match.rounds:
+        history = match.rounds[-1].history
+    if not history:
         return None
-    seat, action = finished.history[-1]
+    seat, action = history[-1]
     return describe_action(table.seats[seat].name, action, lang)
 
 
@@ -97,7 +88,7 @@ def encoded_state(table: Table, conn: Connection, *, announce: bool) -> str:
             spoken = last_announcement(table, conn.lang)
             if spoken is not None:
                 message["announce"] = spoken
-        text = table.encoded[key] = encode_state(message)
+        text = table.encoded[key] = encode_state(message, table)
     return text
 
 
@@ -106,9 +97,10 @@ def _encoded_svg(svg_text: str | None) -> str:
     return json.dumps(svg_text)
 
 
-def encode_state(message: dict[str, Any]) -> str:
-    """``encode(message)``, with the pictures encoded once each: a line's SVG is most of a
-    state's bytes, and the last round's stays the same for a whole round."""
+def encode_state(message: dict[str, Any], table: Table | None = None) -> str:
+    """``encode(message)``, with what repeats encoded once: a line's SVG is most of a
+    state's bytes, the last round's stays the same for a whole round, and the round's
+    history and placements only grow (their prefixes are kept with ``table``)."""
     rest = dict(message)
     line = _encoded_svg(rest.pop("line_svg"))
     last = rest.pop("last_round")
@@ -118,7 +110,27 @@ def encode_state(message: dict[str, Any]) -> str:
         others = dict(last)
         last_svg = _encoded_svg(others.pop("line_svg"))
         last_text = encode(others)[:-1] + ',"line_svg":' + last_svg + "}"
-    return encode(rest)[:-1] + ',"line_svg":' + line + ',"last_round":' + last_text + "}"
+    view = rest.pop("view")
+    if view is None or table is None or table.match is None:
+        view_text = encode(view)
+    else:
+        owner = table.match.current_round
+        view = dict(view)
+        history = table.growing["history"].encode(owner, view.pop("history"))
+        drawn = dict(view.pop("line"))
+        placements = table.growing["placements"].encode(owner, drawn.pop("placements"))
+        line_text = encode(drawn)[:-1] + ',"placements":' + placements + "}"
+        view_text = encode(view)[:-1] + ',"history":' + history + ',"line":' + line_text + "}"
+    return (
+        encode(rest)[:-1]
+        + ',"view":'
+        + view_text
+        + ',"line_svg":'
+        + line
+        + ',"last_round":'
+        + last_text
+        + "}"
+    )
 
 
 def presence_text(table: Table) -> str:
@@ -179,7 +191,7 @@ def state_message(
         data["legal_actions"] = []
     message["view"] = data
     message["line_svg"] = line_svg(view.line, lang, width, "line-svg")
-    message["line_description"] = line_description(view.line, lang)
+    message["line_description"] = view.line.describe(lang)
     names = tuple(table.names())
     message["rounds"] = score_sheet(match.rounds, names, lang)
     if match.rounds:
@@ -235,7 +247,7 @@ def round_summary(
         "number": number,
         "revealed_hands": [[str(t) for t in finished.hand(s)] for s in range(finished.players)],
         "line_svg": line_svg(finished.line, lang, width, "last-line-svg"),
-        "line_description": line_description(finished.line, lang),
+        "line_description": finished.line.describe(lang),
         "explanation": explain_outcome(outcome, list(names), lang),
         "pip_totals": list(outcome.pip_totals),
     }
@@ -267,7 +279,7 @@ def replay_step(
         "round": round_index + 1,
         "announce": text,
         "line_svg": line_svg(showing.line, lang, snap_width(width), "replay-line-svg"),
-        "line_description": line_description(showing.line, lang),
+        "line_description": showing.line.describe(lang),
         "hands": [[str(t) for t in showing.hand(s)] for s in range(showing.players)],
         "boneyard_size": showing.boneyard_size,
         "scores": list(replay.scores),

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from ..actions import IllegalActionError
 from ..i18n import explain_refusal, translate
 from ..match import Match
+from .encoding import GrowingList
 from .store import SeatRow, hash_token
 
 __all__ = [
@@ -106,6 +107,10 @@ class Table:
     """When the table was last used; idle tables leave memory."""
     encoded: dict[tuple[Any, ...], str] = field(default_factory=dict)
     presence_due: bool = False
+    growing: dict[str, GrowingList] = field(
+        default_factory=lambda: {"history": GrowingList(), "placements": GrowingList()}
+    )
+    """The encoded history and placements of the current round, shared by every state."""
 
     @property
     def match(self) -> Match | None:
