@@ -416,3 +416,42 @@ def test_large_bodies_are_refused_before_they_are_read(live: InProcessServer) ->
     )
     assert status == 413 and data["error"] == "too_large"
     assert live.hub is not None and not live.hub.tables
+
+
+def test_a_refused_final_record_loses_no_move(tmp_path: Path) -> None:
+    """The file refuses the finished record (an SQLite trigger), yet the match-ending move
+    stands, is acknowledged, and the match reloads as finished from its stored actions."""
+    db = tmp_path / "final.sqlite3"
+
+    async def body() -> str:
+        hub = Hub(Store(db), bot_delay=0)
+        table, _ = hub.create_table(2, "Ann", {"1": "random"})
+        ann = Recorder(0)
+        table.connections.add(ann)
+        await hub.start(table, 0)
+        with sqlite3.connect(db) as raw:
+            raw.execute(
+                "CREATE TRIGGER refuse_records BEFORE UPDATE ON matches"
+                " BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        rng = random.Random(2)
+        for _ in range(5000):
+            match = table.match
+            assert match is not None
+            if match.is_over:
+                break
+            if match.current_player == 0:
+                await hub.act(table, 0, str(rng.choice(match.legal_actions())))  # never raises
+            else:
+                await asyncio.sleep(0.001)
+        assert table.status == "over"
+        await until(bots_done(table), "bots done")
+        assert ann.errors() == []  # whoever made the last move, nobody was told it failed
+        await hub.scheduler.close()
+        hub.store.close()
+        return table.id
+
+    table_id = asyncio.run(body())
+    reloaded = Hub(Store(db)).get(table_id)
+    assert reloaded.status == "over" and reloaded.match is not None
+    assert max(reloaded.match.scores) >= reloaded.match.target

@@ -30,7 +30,7 @@ class Tile:
     hands and the boneyard are bitmasks over the 28 tiles.
     """
 
-    __slots__ = ("bit", "high", "index", "is_double", "low", "pips")
+    __slots__ = ("_text", "bit", "high", "index", "is_double", "low", "pips")
 
     low: int
     high: int
@@ -38,6 +38,7 @@ class Tile:
     bit: int
     pips: int
     is_double: bool
+    _text: str
 
     def __new__(cls, a: int, b: int) -> Tile:
         if type(a) is not int or type(b) is not int or not (0 <= a <= 6 and 0 <= b <= 6):
@@ -54,6 +55,7 @@ class Tile:
             ("bit", 1 << index),
             ("pips", low + high),
             ("is_double", low == high),
+            ("_text", f"[{low}|{high}]"),  # made once: tiles are written out all the time
         ):
             object.__setattr__(tile, name, value)
         return tile
@@ -106,7 +108,7 @@ class Tile:
         return self.index >= other.index
 
     def __str__(self) -> str:
-        return f"[{self.low}|{self.high}]"
+        return self._text
 
     def __repr__(self) -> str:
         return f"Tile({self.low}, {self.high})"

@@ -8,10 +8,14 @@ from typing import Any
 __all__ = ["GrowingList", "encode"]
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+"""Built once: ``json.dumps`` with options builds an encoder for every call."""
+
+
 def encode(value: Any) -> str:
     """A message (or part of one) as JSON text, ASCII only: whatever a client sent (a lone
     surrogate, say) is escaped, so the text always encodes."""
-    return json.dumps(value, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 class GrowingList:

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any
@@ -336,7 +337,12 @@ class Hub:
         self.actions += 1
         if match.is_over:  # the finished record in one piece, for anyone reading the file
             number = len(table.matches) - 1
-            self.store.save_match(table.id, number, table.seed_of(number), record.dumps(match))
+            try:
+                self.store.save_match(
+                    table.id, number, table.seed_of(number), record.dumps(match)
+                )
+            except sqlite3.Error:  # the stored actions already rebuild it: the move stands
+                log.exception("table %s: the finished record could not be written", table.id)
 
     async def start(self, table: Table, seat: int) -> None:
         async with table.lock:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from typing import Any
 
 from .. import bots
@@ -94,7 +93,7 @@ def encoded_state(table: Table, conn: Connection, *, announce: bool) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _encoded_svg(svg_text: str | None) -> str:
-    return json.dumps(svg_text)
+    return encode(svg_text)
 
 
 def encode_state(message: dict[str, Any], table: Table | None = None) -> str:
