@@ -1,4 +1,4 @@
-"""Load benchmark of the web app: two server builds side by side, saturated and at human pace.
+"""Load benchmark of the web app: two server builds side by side, saturated, paced and busy.
 
 Each table is a WebSocket player (seat 0, a seeded random player) against a server-side bot
 (seat 1, ``--bot``). Two measurements, each run on a fresh server with a fresh database:
@@ -13,8 +13,15 @@ Each table is a WebSocket player (seat 0, a seeded random player) against a serv
 * paced: ``--paced-tables`` tables whose players wait a seeded random 1-2 s before each of
   their actions, for ``--paced-seconds``; reports ack latency p50/p99/max (target: p99 under
   50 ms) and how many acks were measured.
+* busy (``--busy-tables``, off by default): one client's 4-seat tables, three ``--busy-bot``
+  bots each (a search bot, which the newer server runs in worker processes), whose hosts play
+  as soon as it is their turn, with rematches; once all are started, one probe table (a
+  ``greedy`` bot at seat 1, its host waiting a seeded 1-2 s before each action) measures for
+  ``--busy-seconds`` how long the bot takes to reply: from sending the host's action to the
+  first state in which the bot has moved after it (actions that end a round or the match
+  are skipped). Reports the reply p50/p90/max, the samples and the server's CPU.
 
-Both are run for two builds in the same run, alternating which goes first over ``--repeat``
+All are run for two builds in the same run, alternating which goes first over ``--repeat``
 rounds: the baseline (``--baseline REV``, default 589f486; exported with ``git archive`` and
 imported through PYTHONPATH, which is checked to win over the editable install) and the
 candidate (the working tree, or ``--candidate REV``). Server options the baseline lacks (the
@@ -26,6 +33,7 @@ at ``--limit`` seconds.
     python benchmarks/bench_web.py --tables 100 --paced-tables 200 --paced-seconds 60
     python benchmarks/bench_web.py --baseline 589f486 --candidate HEAD --repeat 3
     python benchmarks/bench_web.py --baseline none --paced-tables 0
+    python benchmarks/bench_web.py --tables 0 --paced-tables 0 --busy-tables 50
 """
 
 from __future__ import annotations
@@ -68,7 +76,11 @@ LIMIT_OPTIONS = {
 """Passed only to a build whose --help lists them, so that many tables from one address
 are not refused."""
 PACE = (1.0, 2.0)
-"""Seconds a paced player waits before each of its actions (uniform)."""
+"""Seconds a paced player (and the busy run's probe) waits before each of its actions."""
+HOST_SEAT = 0
+PROBE_BOT = "greedy"
+PROBE_SEAT = 1
+"""The busy run's probe: a 2-player table with this bot at this seat."""
 P99_TARGET_MS = 50.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -286,6 +298,8 @@ class Table:
     seqs: dict[int, int] = field(default_factory=dict)
     """Match number to the highest ``seq`` seen in it: the actions played at this table."""
     next_id: int = 1
+    state_at: float = 0.0
+    """The perf_counter time the latest state arrived."""
 
     @property
     def actions(self) -> int:
@@ -326,6 +340,7 @@ class Table:
             )
         if kind == "state":
             self.state = message
+            self.state_at = received
             match_number = int(message.get("table", {}).get("match_number", 0))
             if match_number:
                 seq = int(message.get("seq", 0))
@@ -339,12 +354,20 @@ class Table:
         return True
 
 
-async def open_table(base: str, number: int, bot: str, seed: int, deadline: float) -> Table:
-    """Create a table (seat 1 a bot), connect seat 0 and wait for its first state."""
+async def open_table(
+    base: str, number: int, bot: str, seed: int, deadline: float, players: int = 2
+) -> Table:
+    """Create a table (every seat but the host's a ``bot``), connect seat 0 and wait for its
+    first state."""
     created = await asyncio.to_thread(
         post,
         f"http://{base}/api/tables",
-        {"players": 2, "name": f"P{number}", "bots": {"1": bot}, "seed": seed + number},
+        {
+            "players": players,
+            "name": f"P{number}",
+            "bots": {str(seat): bot for seat in range(1, players)},
+            "seed": seed + number,
+        },
     )
     uri = f"ws://{base}/ws/{created['table_id']}?token={created['token']}"
     try:
@@ -364,10 +387,29 @@ async def open_table(base: str, number: int, bot: str, seed: int, deadline: floa
     return table
 
 
-async def play(table: Table, paced: bool, stop: float, deadline: float, seed: int) -> None:
-    """Play seat 0 at random: at once (not ``paced``) until the match is over, or after a
-    1-2 s pause each turn (``paced``), with rematches, until ``stop``."""
+async def start(table: Table, deadline: float) -> None:
+    """Start the table's match and wait until a state shows it started."""
     await table.send({"type": "start"})
+    while (table.state.get("table") or {}).get("status") in (None, "lobby"):
+        await table.receive(deadline)
+
+
+async def play(
+    table: Table,
+    paced: bool,
+    stop: float,
+    deadline: float,
+    seed: int,
+    rematches: bool | None = None,
+    started: bool = False,
+) -> None:
+    """Play seat 0 at random: at once (not ``paced``) until the match is over, or after a
+    1-2 s pause each turn (``paced``), with rematches, until ``stop``. ``rematches`` (default:
+    ``paced``) plays on after a match; ``started``: the match is started already."""
+    if rematches is None:
+        rematches = paced
+    if not started:
+        await table.send({"type": "start"})
     acted: tuple[int, int] | None = None  # (match number, seq) of the last action sent
     rematched = 0
     due: float | None = None
@@ -381,7 +423,7 @@ async def play(table: Table, paced: bool, stop: float, deadline: float, seed: in
             if now >= stop:
                 return
             if info.get("status") == "over":
-                if not paced:
+                if not rematches:
                     return
                 if rematched != match_number:
                     rematched = match_number
@@ -400,6 +442,104 @@ async def play(table: Table, paced: bool, stop: float, deadline: float, seed: in
 
 
 @dataclass
+class Sent:
+    """The probe's host action awaiting the bot's reply, and where the match stood."""
+
+    match_number: int
+    seq: int
+    rounds: int
+    """Finished rounds of the match when it was sent."""
+    history: int
+    """Entries in the round's history when it was sent."""
+    at: float
+    """perf_counter time it was sent."""
+
+
+def reply_seen(sent: Sent, state: dict[str, Any]) -> str | None:
+    """Whether ``state`` answers the probe's action: "reply" (the bot has moved after it),
+    "ended" (the host's own action ended the round or the match: no sample), "host" (the
+    host is to move again, as after a draw: no reply due), or None (still waiting)."""
+    info = state.get("table") or {}
+    view = state.get("view") or {}
+    if int(info.get("match_number", 0)) != sent.match_number:
+        return "ended"  # a new match: nothing to time (the host sent no rematch meanwhile)
+    since = int(state.get("seq", 0)) - sent.seq  # actions since, the host's one included
+    if since < 1:
+        return None
+    history = view.get("history") or []
+    rounds = len(state.get("rounds") or [])
+    if info.get("status") == "over":
+        return "reply" if since >= 2 else "ended"
+    if rounds == sent.rounds:
+        if any(entry.get("player") == PROBE_SEAT for entry in history[sent.history + 1 :]):
+            return "reply"
+        if view.get("current_player") == HOST_SEAT and since == 1:
+            return "host"
+        return None
+    if rounds == sent.rounds + 1:  # the seq runs on over rounds: the old round's actions since
+        return "reply" if since - len(history) >= 2 else "ended"
+    return "ended"
+
+
+@dataclass
+class ProbeResult:
+    replies: list[float] = field(default_factory=list)
+    """The bot's reply latencies, in seconds."""
+    skipped: int = 0
+    """Host actions that ended a round or the match."""
+    awaited: float = math.nan
+    """How long the reply still awaited when the time was up had been awaited."""
+
+
+async def probe(table: Table, stop: float, deadline: float, seed: int) -> ProbeResult:
+    """Play the probe's host after a 1-2 s pause each turn, with rematches, until ``stop``,
+    timing the bot's reply to each of its actions."""
+    result = ProbeResult()
+    await table.send({"type": "start"})
+    sent: Sent | None = None
+    acted: tuple[int, int] | None = None
+    rematched = 0
+    due: float | None = None
+    while True:
+        info = table.state.get("table") or {}
+        view = table.state.get("view") or {}
+        match_number = int(info.get("match_number", 0))
+        seq = int(table.state.get("seq", 0))
+        if sent is not None:  # checked after every message: state_at is this state's time
+            seen = reply_seen(sent, table.state)
+            if seen == "reply":
+                result.replies.append(table.state_at - sent.at)
+            elif seen == "ended":
+                result.skipped += 1
+            if seen is not None:
+                sent = None
+        now = time.monotonic()
+        if now >= stop:
+            if sent is not None:
+                result.awaited = time.perf_counter() - sent.at
+            return result
+        if sent is None:
+            if info.get("status") == "over":
+                if rematched != match_number:
+                    rematched = match_number
+                    fresh = seed + table.number * 1000 + match_number
+                    await table.send({"type": "rematch", "seed": fresh})
+            elif view.get("legal_actions") and (match_number, seq) != acted:
+                if due is None:
+                    due = now + table.pace.uniform(*PACE)
+                if now >= due:
+                    action = table.choice.choice(view["legal_actions"])
+                    rounds = len(table.state.get("rounds") or [])
+                    history = len(view.get("history") or [])
+                    at = time.perf_counter()
+                    await table.send({"type": "action", "action": action}, timed=True)
+                    sent = Sent(match_number, seq, rounds, history, at)
+                    acted, due = (match_number, seq), None
+                    continue
+        await table.receive(deadline, stop if due is None else min(due, stop))
+
+
+@dataclass
 class Run:
     kind: str
     build: str
@@ -412,13 +552,18 @@ class Run:
     """Sorted, in seconds."""
     worst_at: float
     """When the slowest acknowledged action was sent, in seconds after the start."""
+    probe: ProbeResult | None = None
+    """The busy run's probe."""
+    probe_acks: list[float] = field(default_factory=list)
+    """The busy run's probe host's ack latencies, sorted, in seconds."""
 
     def ms(self, q: float) -> float:
         """The q-quantile of the ack latency in ms (nearest rank)."""
-        if not self.latencies:
-            return math.nan
-        index = min(len(self.latencies) - 1, max(0, math.ceil(q * len(self.latencies)) - 1))
-        return self.latencies[index] * 1000
+        return quantile_ms(self.latencies, q)
+
+    def reply_ms(self, q: float) -> float:
+        """The q-quantile of the busy run's probe reply latency in ms."""
+        return quantile_ms(sorted(self.probe.replies) if self.probe else [], q)
 
     @property
     def per_second(self) -> float:
@@ -464,6 +609,50 @@ async def measure(
     )
 
 
+async def measure_busy(
+    server: Server, tables: int, bot: str, seed: int, seconds: float, limit: float
+) -> Run:
+    """``tables`` started 4-seat ``bot`` tables playing at once; then the probe table."""
+    deadline = time.monotonic() + limit
+    players: list[Table] = []
+    try:
+        for chunk in range(0, tables, 50):
+            numbers = range(chunk, min(tables, chunk + 50))
+            players += await asyncio.gather(
+                *(open_table(server.base, n, bot, seed, deadline, players=4) for n in numbers)
+            )
+        for chunk in range(0, tables, 50):
+            await asyncio.gather(*(start(t, deadline) for t in players[chunk : chunk + 50]))
+        prober = await open_table(server.base, tables, PROBE_BOT, seed, deadline)
+        players.append(prober)
+        busy = players[:-1]
+        before = sum(t.actions for t in busy)
+        cpu, client = server.cpu(), time.process_time()
+        start_at, start_perf = time.monotonic(), time.perf_counter()
+        stop = start_at + seconds
+        async with asyncio.TaskGroup() as group:
+            for table in busy:
+                group.create_task(play(table, False, stop, deadline, seed, True, True))
+            probed = group.create_task(probe(prober, stop, deadline, seed))
+        elapsed = time.monotonic() - start_at
+        cpu, client = server.cpu() - cpu, time.process_time() - client
+    finally:
+        await asyncio.gather(*(t.socket.close() for t in players), return_exceptions=True)
+    return Run(
+        "busy",
+        server.build.label,
+        tables,
+        elapsed,
+        sum(t.actions for t in busy) - before,
+        cpu,
+        client,
+        sorted(x for t in busy for x in t.latencies),
+        max((t.worst for t in busy), default=(0.0, start_perf))[1] - start_perf,
+        probed.result(),
+        sorted(prober.latencies),
+    )
+
+
 def first_error(group: BaseExceptionGroup[Any]) -> BaseException:
     error: BaseException = group
     while isinstance(error, BaseExceptionGroup):
@@ -478,9 +667,13 @@ def run_once(build: Build, kind: str, tables: int, args: argparse.Namespace, fol
     try:
         try:
             try:
-                result = asyncio.run(
-                    measure(server, kind, tables, args.bot, args.seed, seconds, args.limit)
-                )
+                if kind == "busy":
+                    work = measure_busy(
+                        server, tables, args.busy_bot, args.seed, args.busy_seconds, args.limit
+                    )
+                else:
+                    work = measure(server, kind, tables, args.bot, args.seed, seconds, args.limit)
+                result = asyncio.run(work)
             except BaseExceptionGroup as group:
                 raise first_error(group) from None
         except BenchError as error:
@@ -495,8 +688,33 @@ def run_once(build: Build, kind: str, tables: int, args: argparse.Namespace, fol
     return result
 
 
+def quantile_ms(values: list[float], q: float) -> float:
+    """The q-quantile of sorted seconds, in ms (nearest rank); nan if there are none."""
+    if not values:
+        return math.nan
+    index = min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))
+    return values[index] * 1000
+
+
 def describe(run: Run) -> str:
     acks = f"{len(run.latencies)} acks"
+    if run.kind == "busy":
+        assert run.probe is not None
+        awaited = (
+            ""
+            if math.isnan(run.probe.awaited)
+            else f", 1 still awaited at the end after {run.probe.awaited * 1000:.0f} ms"
+        )
+        return (
+            f"{run.tables} busy tables for {run.seconds:.1f} s: probe {PROBE_BOT} reply p50 "
+            f"{run.reply_ms(0.5):.1f} ms p90 {run.reply_ms(0.9):.1f} ms max "
+            f"{run.reply_ms(1.0):.1f} ms ({len(run.probe.replies)} samples, "
+            f"{run.probe.skipped} skipped{awaited}); probe ack p50 "
+            f"{quantile_ms(run.probe_acks, 0.5):.1f} ms; busy tables {run.actions} actions "
+            f"({run.per_second:.1f}/s), {acks} p50 {run.ms(0.5):.1f} ms; server CPU "
+            f"{run.server_cpu / run.seconds:.0%} of a core; client CPU "
+            f"{run.client_cpu / run.seconds:.0%}"
+        )
     if run.kind == "saturated":
         return (
             f"{run.tables} tables, {run.actions} actions in {run.seconds:.1f} s: "
@@ -529,6 +747,14 @@ METRICS: dict[str, list[tuple[str, str, Callable[[Run], float]]]] = {
         ("acks measured", ".0f", lambda r: len(r.latencies)),
         ("server CPU ms/action", ".3f", lambda r: r.cpu_ms_per_action),
     ],
+    "busy": [
+        ("probe reply p50 ms", ".1f", lambda r: r.reply_ms(0.5)),
+        ("probe reply p90 ms", ".1f", lambda r: r.reply_ms(0.9)),
+        ("probe reply max ms", ".1f", lambda r: r.reply_ms(1.0)),
+        ("probe replies measured", ".0f", lambda r: len(r.probe.replies) if r.probe else 0),
+        ("server CPU % of a core", ".0f", lambda r: r.server_cpu / r.seconds * 100),
+        ("busy tables' actions/s", ".1f", lambda r: r.per_second),
+    ],
 }
 """Per measurement: the summary's rows, each a name, a format and the figure of a run."""
 
@@ -542,11 +768,12 @@ def summarize(runs: list[Run], builds: list[Build], args: argparse.Namespace) ->
         chosen = [r for r in runs if r.kind == kind]
         if not chosen:
             continue
-        title = (
-            f"saturated, {args.tables} tables"
-            if kind == "saturated"
-            else f"paced, {args.paced_tables} tables for {args.paced_seconds:g} s"
-        )
+        titles = {
+            "saturated": f"saturated, {args.tables} tables",
+            "paced": f"paced, {args.paced_tables} tables for {args.paced_seconds:g} s",
+            "busy": f"busy, {args.busy_tables} {args.busy_bot} tables, {args.busy_seconds:g} s",
+        }
+        title = titles[kind]
         header = "".join(f"{b.label:>{width}}" for b in builds)
         print(f"  {title:<32}{header}{'ratio' if len(builds) == 2 else '':>8}")
         for name, form, metric in metrics:
@@ -554,7 +781,10 @@ def summarize(runs: list[Run], builds: list[Build], args: argparse.Namespace) ->
                 statistics.median(metric(r) for r in chosen if r.build == b.label) for b in builds
             ]
             cells = "".join(f"{v:>{width}{form}}" for v in values)
-            share = f"{values[1] / values[0]:>8.2f}" if len(values) == 2 and values[0] else ""
+            share = ""
+            if len(values) == 2 and values[0]:
+                quotient = values[1] / values[0]
+                share = f"{quotient:>8.2f}" if abs(quotient) >= 0.1 else f"{quotient:>8.2g}"
             print(f"    {name:<30}{cells}{share}")
         if kind == "paced":
             worst = [max(r.ms(0.99) for r in chosen if r.build == b.label) for b in builds]
@@ -577,14 +807,24 @@ def main() -> int:
     )
     parser.add_argument("--repeat", type=int, default=1, help="rounds, alternating the order")
     parser.add_argument("--bot", default="random", help="the server-side bot at each table")
+    parser.add_argument(
+        "--busy-tables", type=int, default=0, help="busy 4-seat bot tables (0: skip; try 50)"
+    )
+    parser.add_argument("--busy-seconds", type=float, default=40, help="length of a busy run")
+    parser.add_argument("--busy-bot", default="ismcts", help="the bots at each busy table")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=float, default=300, help="seconds a run may take at most")
     args = parser.parse_args()
-    if args.tables < 0 or args.paced_tables < 0 or args.repeat < 1 or args.paced_seconds <= 0:
-        parser.error("--tables and --paced-tables must be >= 0, --repeat >= 1, --paced-seconds > 0")
+    if min(args.tables, args.paced_tables, args.busy_tables) < 0 or args.repeat < 1:
+        parser.error("--tables, --paced-tables and --busy-tables must be >= 0, --repeat >= 1")
+    if args.paced_seconds <= 0 or args.busy_seconds <= 0:
+        parser.error("--paced-seconds and --busy-seconds must be > 0")
     if args.paced_tables and args.paced_seconds >= args.limit:
         parser.error("--paced-seconds must be shorter than --limit")
-    kinds = [(k, n) for k, n in (("saturated", args.tables), ("paced", args.paced_tables)) if n]
+    if args.busy_tables and args.busy_seconds >= args.limit:
+        parser.error("--busy-seconds must be shorter than --limit")
+    counts = (("saturated", args.tables), ("paced", args.paced_tables), ("busy", args.busy_tables))
+    kinds = [(k, n) for k, n in counts if n]
     runs: list[Run] = []
     with tempfile.TemporaryDirectory(prefix="bench_web-") as temporary:
         folder = Path(temporary)
