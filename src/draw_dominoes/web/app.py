@@ -222,7 +222,7 @@ def page(body: str, lang: str, title: str, page_name: str) -> str:
 {body}
 </main>
 <div id="live" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
-<script src="/static/app.js"></script>
+<script type="module" src="/static/app.js"></script>
 </body>
 </html>
 """
