@@ -42,7 +42,7 @@ def test_the_spliced_encoding_is_the_plain_encoding(
 
 class Watcher:
     def __init__(self, seat: int | None, lang: str = "en") -> None:
-        self.seat, self.lang, self.width = seat, lang, 800
+        self.seat, self.lang, self.width, self.height = seat, lang, 800, None
         self.texts: list[str] = []
 
     def deliver(self, text: str, slot: str | None = None) -> None:

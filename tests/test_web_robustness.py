@@ -35,6 +35,7 @@ class Recorder:
         self.seat = seat
         self.lang = "en"
         self.width = 800
+        self.height: int | None = None
         self.messages: list[dict[str, Any]] = []
 
     def deliver(self, text: str, slot: str | None = None) -> None:
@@ -293,7 +294,7 @@ def test_one_damaged_record_leaves_the_other_tables_playable(tmp_path: Path) -> 
     with sqlite3.connect(db) as raw:
         damaged = raw.execute("SELECT * FROM matches WHERE table_id = ?", (bad,)).fetchall()
 
-    hub = Hub(Store(db), bot_delay=0)
+    hub = Hub(Store(db), bot_delay=0, round_pause=0)
     assert hub.get(good).status == "playing"
     with pytest.raises(UserError) as refused:
         hub.get(bad)
@@ -424,7 +425,7 @@ def test_a_refused_final_record_loses_no_move(tmp_path: Path) -> None:
     db = tmp_path / "final.sqlite3"
 
     async def body() -> str:
-        hub = Hub(Store(db), bot_delay=0)
+        hub = Hub(Store(db), bot_delay=0, round_pause=0)
         table, _ = hub.create_table(2, "Ann", {"1": "random"})
         ann = Recorder(0)
         table.connections.add(ann)

@@ -241,7 +241,18 @@ class Client:
 
 def my_turn(state: dict[str, Any]) -> bool:
     view = state.get("view")
+    if state.get("round_end") or state.get("table", {}).get("waiting"):
+        return False  # the next round waits until everyone has seen the last one's end
     return bool(view and state["table"]["status"] == "playing" and view["legal_actions"])
+
+
+def continue_if_asked(client: Client) -> bool:
+    """Continue after a round's end if this seat is shown one (R8: the next round waits)."""
+    if not client.state.get("round_end") or client.state.get("you") is None:
+        return False
+    reply = client.reply_to(client.send({"type": "continue"}))
+    assert reply["type"] == "ok" or reply.get("code") == "nothing_to_continue", reply
+    return True
 
 
 def play_until(
@@ -257,6 +268,7 @@ def play_until(
             return
         acted = False
         for client in clients:
+            acted = continue_if_asked(client) or acted
             if my_turn(client.state):
                 action = rng.choice(client.state["view"]["legal_actions"])
                 reply = client.reply_to(client.send({"type": "action", "action": action}))
@@ -296,7 +308,13 @@ def assert_no_leak(message: dict[str, Any], text: str) -> None:
     """A state message shows its seat only what R21 allows, checked against the full record."""
     seat = message["you"]
     match = replay_to(text, message["seq"])
-    public = {k: v for k, v in message.items() if k not in ("last_round", "announce")}
+    public = {k: v for k, v in message.items() if k not in ("last_round", "announce", "rounds")}
+    # Finished rounds are public history: their moves are exactly what was played (R21).
+    for row, finished in zip(message["rounds"], match.rounds, strict=True):
+        assert row["history"] == [[s, str(a)] for s, a in finished.history]
+        assert not set(TILE_TEXT.findall(json.dumps(row["history"]))) - {
+            str(t) for t in finished.line.tiles
+        }, "a finished round's history names only tiles it placed"
     announced = set(TILE_TEXT.findall(message.get("announce") or ""))
     placed = {str(t) for t in match.current_round.line.tiles}
     if match.rounds:  # the move that ended a round is announced with the next deal shown

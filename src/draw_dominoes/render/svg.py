@@ -18,7 +18,14 @@ from ..i18n import translate
 from ..line import Line
 from ..tiles import Tile
 
-__all__ = ["DEFAULT_TILE_SIZE", "SVG_NS", "line_svg", "tile_svg", "write_line_svg"]
+__all__ = [
+    "DEFAULT_TILE_SIZE",
+    "SVG_NS",
+    "fitting_tile_size",
+    "line_svg",
+    "tile_svg",
+    "write_line_svg",
+]
 
 SVG_NS: Final = "http://www.w3.org/2000/svg"
 DEFAULT_TILE_SIZE: Final = 32
@@ -289,26 +296,20 @@ def _check_highlights(highlight_ends: Sequence[int | None]) -> set[int | None]:
     return ends
 
 
-def line_svg(
-    line: Line,
-    lang: str = "en",
-    *,
-    width: int = 800,
-    markers: bool = True,
-    highlight_ends: Sequence[int | None] = (),
-    element_id: str | None = None,
-    tile_size: int = DEFAULT_TILE_SIZE,
-) -> str:
-    """The line as a complete ``<svg>`` element, at most ``width`` units wide.
+@dataclass(slots=True)
+class _Layout:
+    """Where every tile and marker of a line goes, at one tile size and width."""
 
-    The line runs from end 0 (top left) to end 1, turning down at the sides as often as
-    needed. ``<title>`` and ``<desc>`` hold the R12 description in ``lang``. With
-    ``markers``, each free port (R11) gets a ``class="port-marker"`` element with
-    ``data-end`` 0 or 1 and the value it accepts; an empty line gets one ``data-end="open"``
-    marker. Ends listed in ``highlight_ends`` (``None`` for the opening) are highlighted.
-    """
-    description = line.describe(lang)  # also rejects an unknown language
-    highlights = _check_highlights(highlight_ends)
+    size: float
+    laid: list[_LaidTile]
+    markers: list[_Marker]
+    shift_x: float
+    shift_y: float
+    width: float
+    height: float
+
+
+def _layout(line: Line, width: int, markers: bool, tile_size: float) -> _Layout:
     if tile_size < 4:
         raise ValueError(f"tile_size must be at least 4, not {tile_size}")
     margin = 4.0
@@ -319,9 +320,8 @@ def line_svg(
     gap = size * 0.25
     marker_room = size + gap if markers else 0.0
 
-    items = _sequence(line)
     snake = _Snake(size, content_width, marker_room)
-    snake.run(items)
+    snake.run(_sequence(line))
     laid = snake.laid
 
     found: list[_Marker] = []
@@ -346,17 +346,65 @@ def line_svg(
     min_y = min((r.y for r in rects), default=0.0)
     max_x = max((r.x + r.w for r in rects), default=0.0) + shadow
     max_y = max((r.y + r.h for r in rects), default=0.0) + shadow
-    shift_x, shift_y = margin - min_x, margin - min_y
-    view_w, view_h = max_x - min_x + 2 * margin, max_y - min_y + 2 * margin
+    return _Layout(
+        size,
+        laid,
+        found,
+        margin - min_x,
+        margin - min_y,
+        max_x - min_x + 2 * margin,
+        max_y - min_y + 2 * margin,
+    )
+
+
+def fitting_tile_size(
+    line: Line, width: int, height: float, sizes: Sequence[int], *, markers: bool = True
+) -> int:
+    """The largest of ``sizes`` at which the line, ``width`` wide, is at most ``height``
+    tall (the smallest if none is): a short line is drawn large, a long one smaller."""
+    ordered = sorted(sizes, reverse=True)
+    for size in ordered:
+        if _layout(line, width, markers, size).height <= height:
+            return size
+    return ordered[-1]
+
+
+def line_svg(
+    line: Line,
+    lang: str = "en",
+    *,
+    width: int = 800,
+    markers: bool = True,
+    highlight_ends: Sequence[int | None] = (),
+    element_id: str | None = None,
+    tile_size: int = DEFAULT_TILE_SIZE,
+    role: str = "img",
+) -> str:
+    """The line as a complete ``<svg>`` element, at most ``width`` units wide.
+
+    The line runs from end 0 (top left) to end 1, turning down at the sides as often as
+    needed. ``<title>`` and ``<desc>`` hold the R12 description in ``lang``. With
+    ``markers``, each free port (R11) gets a ``class="port-marker"`` element with
+    ``data-end`` 0 or 1 and the value it accepts; an empty line gets one ``data-end="open"``
+    marker. Ends listed in ``highlight_ends`` (``None`` for the opening) are highlighted.
+    ``role`` is ``img`` for a picture, ``group`` where the page makes the markers buttons
+    (an image may not hold controls).
+    """
+    description = line.describe(lang)  # also rejects an unknown language
+    highlights = _check_highlights(highlight_ends)
+    if role not in ("img", "group"):
+        raise ValueError(f"role is img or group, not {role!r}")
+    layout = _layout(line, width, markers, tile_size)
+    size, shift_x, shift_y = layout.size, layout.shift_x, layout.shift_y
 
     attrs = [
         f'xmlns="{SVG_NS}"',
         'class="domino-line"',
-        'role="img"',
+        f'role="{role}"',
         f'lang="{escape(lang)}"',
-        f'viewBox="0 0 {_num(view_w)} {_num(view_h)}"',
-        f'width="{_num(view_w)}"',
-        f'height="{_num(view_h)}"',
+        f'viewBox="0 0 {_num(layout.width)} {_num(layout.height)}"',
+        f'width="{_num(layout.width)}"',
+        f'height="{_num(layout.height)}"',
         f'data-tiles="{len(line)}"',
     ]
     title_attr = desc_attr = ""
@@ -371,7 +419,7 @@ def line_svg(
         f"<title{title_attr}>{text}</title>",
         f"<desc{desc_attr}>{text}</desc>",
     ]
-    for item in laid:
+    for item in layout.laid:
         out.append(
             _laid_tile_svg(
                 item.tile,
@@ -384,7 +432,7 @@ def line_svg(
                 size,
             )
         )
-    for marker in found:
+    for marker in layout.markers:
         out.append(_marker_svg(marker, shift_x, shift_y, size, marker.end in highlights))
     out.append("</svg>")
     return "\n".join(out)

@@ -70,7 +70,13 @@ STATUSES = {
 class Settings:
     """The app's options; ``draw-dominoes serve`` sets each from the command line."""
 
-    bot_delay: float = 0.5
+    bot_delay: float = 0.8
+    round_pause: float = 30.0
+    """At most this long a round's end is shown before the next round starts (0: not)."""
+    away_seconds: float = 60.0
+    """A person away this long on their turn is played for by the medium bot."""
+    host_grace: float = 10.0
+    """A host gone this long from the lobby hands it to the next person there."""
     rate: float = 15.0
     """Messages a second one WebSocket may send."""
     burst: float = 30.0
@@ -99,11 +105,16 @@ class Settings:
     """Serve ``/docs`` and ``/openapi.json``."""
 
 
-def parse_width(text: str | None) -> int:
-    """The ``width`` query parameter: a few ASCII digits, else the default of 800."""
+def parse_size(text: str | None) -> int | None:
+    """A ``width`` or ``height`` query parameter: a few ASCII digits, else ``None``."""
     if text and len(text) <= 5 and text.isascii() and text.isdecimal():
-        return present.snap_width(int(text))
-    return 800
+        return int(text)
+    return None
+
+
+def parse_width(text: str | None) -> int:
+    """The ``width`` query parameter, snapped; 800 if it is missing or malformed."""
+    return present.snap_width(parse_size(text))
 
 
 def pick_lang(*candidates: str | None) -> str:
@@ -161,10 +172,13 @@ class SocketConnection:
     """A seat's (or a spectator's) WebSocket as the hub sees it; its outbox does the
     sending, so nobody waits for it."""
 
-    def __init__(self, seat: int | None, lang: str, width: int, outbox: Outbox) -> None:
+    def __init__(
+        self, seat: int | None, lang: str, width: int, height: int | None, outbox: Outbox
+    ) -> None:
         self.seat = seat
         self.lang = lang
         self.width = width
+        self.height = height
         self.outbox = outbox
 
     def deliver(self, text: str, slot: str | None = None) -> None:
@@ -248,6 +262,9 @@ def create_app(
         max_spectators=options.max_spectators,
         max_bot_tables=options.max_bot_tables,
         idle_seconds=options.idle_seconds,
+        round_pause=options.round_pause,
+        away_seconds=options.away_seconds,
+        host_grace=options.host_grace,
     )
     counts = Counts()
     creations = AddressBuckets(options.create_rate / 60, options.create_burst)
@@ -422,7 +439,12 @@ def create_app(
         if not creations.allow(address):
             raise UserError("rate_limited")
         table, token = hub.create_table(
-            data.get("players"), data.get("name"), data.get("bots"), data.get("seed"), address
+            data.get("players"),
+            data.get("name"),
+            data.get("bots"),
+            data.get("seed"),
+            address,
+            data.get("public", False),
         )
         response = JSONResponse(
             {"table_id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}"},
@@ -430,6 +452,11 @@ def create_app(
         )
         seat_cookie(response, table.id, token)
         return response
+
+    @app.get("/api/tables")
+    async def public_tables() -> dict[str, Any]:
+        """Public tables waiting for players, for the start page."""
+        return {"tables": hub.public_tables()}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, request: Request) -> Response:
@@ -469,10 +496,19 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/matches/{number}/replay/{step}")
     async def replay(
-        table_id: str, number: int, step: int, request: Request, width: int = 800
+        table_id: str,
+        number: int,
+        step: int,
+        request: Request,
+        width: int = 800,
+        height: int | None = None,
+        deal: bool = False,
     ) -> Response:
+        """One position of a finished match; ``deal`` shows a round's deal, not the end
+        of the round before it."""
         find(table_id, client_address(request))
-        return JSONResponse(hub.replay_step(table_id, number, step, request_lang(request), width))
+        lang = request_lang(request)
+        return JSONResponse(hub.replay_step(table_id, number, step, lang, width, height, deal))
 
     # ------------------------------------------------------------ live play
 
@@ -496,7 +532,8 @@ def create_app(
         outbox = Outbox(
             socket.send_text, cutter(socket, counts), stall_timeout=options.stall_timeout
         )
-        conn = SocketConnection(seat, lang, width, outbox)
+        height = present.snap_height(parse_size(params.get("height")))
+        conn = SocketConnection(seat, lang, width, height, outbox)
         if token and seat is None:
             conn.refuse(UserError("bad_token"))
         try:

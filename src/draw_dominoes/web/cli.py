@@ -19,10 +19,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot-delay",
         type=float,
-        default=0.6,
+        default=0.8,
         metavar="SECONDS",
         help="pause before each bot move, so people can follow the game",
     )
+    table = parser.add_argument_group("tables", "how a table waits for its people")
+    table_options: list[tuple[str, float, str]] = [
+        ("--round-pause", 30.0, "at most this many seconds a round's end is shown (0: not)"),
+        ("--away-seconds", 60.0, "after this long away on their turn, the bot plays for one"),
+        ("--host-grace", 10.0, "after this long gone from the lobby, the next person hosts"),
+    ]
+    for flag, seconds, text in table_options:
+        table.add_argument(
+            flag, type=float, default=seconds, metavar="SECONDS", help=f"{text} (default {seconds})"
+        )
     parser.add_argument(
         "--rate",
         type=float,
@@ -110,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
             db,
             Settings(
                 bot_delay=args.bot_delay,
+                round_pause=args.round_pause,
+                away_seconds=args.away_seconds,
+                host_grace=args.host_grace,
                 rate=args.rate,
                 burst=burst,
                 address_rate=args.address_rate,

@@ -19,7 +19,6 @@ from .names import BadName, check_name
 from .scheduler import BotScheduler
 from .store import Store, TableRow, hash_token
 from .tables import (
-    HOST_SEAT,
     Connection,
     Seat,
     Table,
@@ -32,6 +31,9 @@ from .tables import (
 __all__ = ["Hub", "display_name"]
 
 log = logging.getLogger(__name__)
+
+BACKGROUND: set[asyncio.Task[None]] = set()
+"""Follow-up work started from plain callbacks (kept so that it is not collected)."""
 
 
 def display_name(name: object) -> str:
@@ -54,7 +56,7 @@ class Hub:
         store: Store,
         *,
         scheduler: BotScheduler | None = None,
-        bot_delay: float = 0.5,
+        bot_delay: float = 0.8,
         allow_seeds: bool = False,
         retry_delay: float = 1.0,
         max_retry_delay: float = 60.0,
@@ -62,6 +64,9 @@ class Hub:
         max_bot_tables: int = 3,
         idle_seconds: float = 300.0,
         presence_delay: float = 0.1,
+        round_pause: float = 30.0,
+        away_seconds: float = 60.0,
+        host_grace: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
@@ -75,6 +80,12 @@ class Hub:
         """Running tables per client address where every opponent is a bot."""
         self.idle_seconds = idle_seconds
         self.presence_delay = presence_delay
+        self.round_pause = round_pause
+        """How long a round's end is shown at most before the next round starts (0: not)."""
+        self.away_seconds = away_seconds
+        """How long a person may be away on their turn before the medium bot plays for them."""
+        self.host_grace = host_grace
+        """How long a host may be gone from the lobby before the next person hosts."""
         self.clock = clock
         self.tables: dict[str, Table] = {}
         self.unavailable: dict[str, str] = {}
@@ -104,9 +115,22 @@ class Hub:
             self.unavailable[row.id] = f"{type(exc).__name__}: {exc}"
             log.exception("table %s cannot be loaded; it is left as stored", row.id)
             raise UserError("unavailable") from None
-        self.tables[table.id] = table
+        self._adopt(table)
+        for seat in table.seats:  # nobody is connected yet
+            if seat.kind == "human":
+                table.left_at[seat.seat] = table.turn_since
+        match = table.match
+        if match is not None:  # a round's end is not shown again after a restart
+            table.seen = [len(match.rounds)] * table.players
         self._schedule_bots(table)
+        self._watch_away(table)
         return table
+
+    def _adopt(self, table: Table) -> None:
+        """A table enters memory: it follows this hub's settings."""
+        table.pause_seconds, table.away_seconds = self.round_pause, self.away_seconds
+        table.touched = table.turn_since = self.clock()
+        self.tables[table.id] = table
 
     @staticmethod
     def _rebuild(row: TableRow) -> Table:
@@ -120,7 +144,11 @@ class Hub:
             first_seed=row.base_seed,
             created=row.created,
             seats=[Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
+            public=bool(row.public),
         )
+        host = row.host
+        if type(host) is int and 0 <= host < row.players and table.seats[host].kind == "human":
+            table.host = host
         for expected, match_row in enumerate(row.matches):
             if match_row.number != expected:
                 raise ValueError(f"match {expected} is missing")
@@ -154,6 +182,9 @@ class Hub:
             and not table.lock.locked()
         ]
         for table in idle:
+            for timer in table.timers.values():
+                timer.cancel()  # loading the table again sets them anew
+            table.timers.clear()
             del self.tables[table.id]
         return len(idle)
 
@@ -176,10 +207,16 @@ class Hub:
         bot_levels: object,
         seed: object = None,
         owner: str | None = None,
+        public: object = False,
     ) -> tuple[Table, str]:
-        """A new table; the creator holds seat 0. ``bot_levels`` maps seats to bot levels."""
+        """A new table; the creator holds seat 0. ``bot_levels`` maps seats to bot levels;
+        a ``public`` table is listed on the start page while it waits for players."""
         if type(players) is not int or not 2 <= players <= 4:
             raise UserError("bad_players")
+        if public is None:
+            public = False
+        if not isinstance(public, bool):
+            raise UserError("bad_visibility")
         name = display_name(host_name)
         if bot_levels is None:
             bot_levels = {}
@@ -204,12 +241,36 @@ class Hub:
         while table_id in self.tables or self.store.has_table(table_id):
             table_id = secrets.token_urlsafe(6)
         table = Table(table_id, players, first_seed, time.time(), seats, owner=owner)
-        table.touched = self.clock()
+        table.public = public
         self.store.create_table(
-            table.id, players, first_seed, table.created, [s.row() for s in seats]
+            table.id, players, first_seed, table.created, [s.row() for s in seats], public
         )
-        self.tables[table.id] = table
+        self._adopt(table)
         return table, token
+
+    def public_tables(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Public tables waiting for players while someone is there, newest first."""
+        now = time.time()
+        waiting = [
+            table
+            for table in self.tables.values()
+            if table.public
+            and table.status == "lobby"
+            and table.present_people()
+            and any(s.kind == "open" for s in table.seats)
+        ]
+        waiting.sort(key=lambda table: table.created, reverse=True)
+        return [
+            {
+                "id": table.id,
+                "players": table.players,
+                "free": sum(1 for s in table.seats if s.kind == "open"),
+                "host": table.seats[table.host].name,
+                "names": [s.name for s in table.seats if s.kind != "open"],
+                "age": max(0, round(now - table.created)),
+            }
+            for table in waiting[:limit]
+        ]
 
     async def join(
         self, table_id: str, name: object, seat_number: object = None
@@ -246,15 +307,56 @@ class Hub:
             raise UserError("too_many_spectators", limit=self.max_spectators)
         table.connections.add(conn)
         table.touched = self.clock()
-        conn.deliver(present.encoded_state(table, conn, announce=False), "state")
+        if conn.seat is not None:
+            table.left_at.pop(conn.seat, None)
+            if conn.seat in table.away:  # back: the bot stops playing for them
+                table.away.discard(conn.seat)
+                table.changed()
+                self.publish(table)
+        conn.deliver(self._state_text(table, conn, announce=False), "state")
         conn.deliver(present.presence_text(table), "presence")
         self._presence_soon(table)
+        self._watch_host(table)
 
     def disconnect(self, table: Table, conn: Connection) -> None:
-        if conn in table.connections:
-            table.connections.discard(conn)
-            table.touched = self.clock()
-            self._presence_soon(table)
+        if conn not in table.connections:
+            return
+        table.connections.discard(conn)
+        table.touched = self.clock()
+        self._presence_soon(table)
+        seat = conn.seat
+        if seat is None or seat in table.present_people():
+            return
+        table.left_at[seat] = self.clock()
+        self._watch_away(table)
+        self._watch_host(table)
+        self._check_pause(table)  # one who left no longer holds up the next round
+        if table.status == "over" and table.rematch_votes:
+            self._spawn(self._rematch_if_agreed(table))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        BACKGROUND.add(task)
+        task.add_done_callback(BACKGROUND.discard)
+
+    def _timer(self, table: Table, name: str, delay: float, check: Callable[[], None]) -> None:
+        """Run ``check`` in ``delay`` seconds, replacing an earlier timer of that name."""
+        old = table.timers.pop(name, None)
+        if old is not None:
+            old.cancel()
+
+        def fire() -> None:
+            table.timers.pop(name, None)
+            check()
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # a table read outside the server (a tool): nothing to time
+            return
+        table.timers[name] = loop.call_later(max(0.0, delay), fire)
+
+    def _state_text(self, table: Table, conn: Connection, *, announce: bool) -> str:
+        return present.encoded_state(table, conn, announce=announce, now=self.clock())
 
     def _presence_soon(self, table: Table) -> None:
         """Coalesce comings and goings: one small message for a burst of them."""
@@ -281,7 +383,9 @@ class Hub:
                 conn.lang = lang
             if "width" in message:
                 conn.width = present.snap_width(message.get("width"))
-            conn.deliver(present.encoded_state(table, conn, announce=False), "state")
+            if "height" in message:
+                conn.height = present.snap_height(message.get("height"))
+            conn.deliver(self._state_text(table, conn, announce=False), "state")
             return
         if kind == "ping":
             conn.deliver(present.encode({"type": "pong"}))
@@ -293,8 +397,12 @@ class Hub:
             raise UserError("not_seated")
         if kind == "start":
             await self.start(table, conn.seat)
+        elif kind == "continue":
+            await self.continue_after_round(table, conn.seat)
         elif kind == "rematch":
             await self.rematch(table, conn.seat, message.get("seed"))
+        elif kind == "visibility":
+            await self.set_visibility(table, conn.seat, message.get("public"))
         elif kind == "seat":
             await self.configure_seat(table, conn.seat, message)
         elif kind == "rename":
@@ -313,8 +421,13 @@ class Hub:
             raise UserError("bad_action") from None
         async with table.lock:
             self._apply(table, seat, action)
+        self._moved_on(table)
+
+    def _moved_on(self, table: Table) -> None:
+        """After a move or a deal: everyone sees it, then bots or the away-watch go on."""
         self.publish(table, announce=True)
         self._schedule_bots(table)
+        self._watch_away(table)
 
     def _apply(self, table: Table, seat: int, action: Action) -> None:
         """Check, store, then play (R8: a refusal changes nothing, and nothing is announced
@@ -324,6 +437,8 @@ class Hub:
             raise UserError("not_playing")
         if match.current_player != seat:
             raise UserError("not_your_turn")
+        if table.pause_until is not None:
+            raise UserError("round_end", seconds=round(table.pause_seconds))
         if action not in match.legal_actions():
             try:
                 match.clone().apply(action)  # the engine's own words for the refusal
@@ -331,10 +446,15 @@ class Hub:
                 raise UserError("illegal", reason=exc) from None
             raise AssertionError(f"{action} was refused and then accepted")
         self.store.append_action(table.id, len(table.matches) - 1, table.seq, str(action))
+        finished = len(match.rounds)
+        table.seen[seat] = max(table.seen[seat], finished)  # who moves has moved on
         match.apply(action)
         table.seq += 1
+        table.turn_since = self.clock()
         table.changed()
         self.actions += 1
+        if len(match.rounds) > finished and not match.is_over:
+            self._round_ended(table)
         if match.is_over:  # the finished record in one piece, for anyone reading the file
             number = len(table.matches) - 1
             try:
@@ -344,9 +464,123 @@ class Hub:
             except sqlite3.Error:  # the stored actions already rebuild it: the move stands
                 log.exception("table %s: the finished record could not be written", table.id)
 
+    def _round_ended(self, table: Table) -> None:
+        """Show the round's end: nobody moves until every person here has continued, or
+        ``round_pause`` seconds have passed."""
+        if self.round_pause <= 0:
+            assert table.match is not None
+            table.seen = [len(table.match.rounds)] * table.players
+            return
+        if not table.waiting_at_round_end():
+            return
+        table.pause_until = self.clock() + self.round_pause
+        self._timer(table, "pause", self.round_pause, lambda: self._check_pause(table))
+
+    def _check_pause(self, table: Table) -> None:
+        """End the round's-end pause once nobody waits for it or its time is up."""
+        if table.pause_until is None:
+            return
+        if table.waiting_at_round_end() and self.clock() < table.pause_until:
+            return
+        table.pause_until = None
+        timer = table.timers.pop("pause", None)
+        if timer is not None:
+            timer.cancel()
+        table.turn_since = self.clock()
+        table.changed()
+        self.publish(table)
+        self._schedule_bots(table)
+        self._watch_away(table)
+
+    async def continue_after_round(self, table: Table, seat: int) -> None:
+        """This person has seen the round's end."""
+        async with table.lock:
+            match = table.match
+            if match is None or match.is_over or table.seen[seat] >= len(match.rounds):
+                raise UserError("nothing_to_continue")
+            table.seen[seat] = len(match.rounds)
+            table.changed()
+        if table.pause_until is not None and not table.waiting_at_round_end():
+            self._check_pause(table)
+        else:
+            self.publish(table)
+
+    async def set_visibility(self, table: Table, seat: int, public: object) -> None:
+        """The host lists the table on the start page, or takes it off."""
+        if not isinstance(public, bool):
+            raise UserError("bad_visibility")
+        async with table.lock:
+            if seat != table.host:
+                raise UserError("host_only")
+            if table.status != "lobby":
+                raise UserError("already_started")
+            self.store.save_table(table.id, public=public, host=table.host)
+            table.public = public
+            table.changed()
+        self.publish(table)
+
+    # ------------------------------------------------------------ people who are gone
+
+    def _watch_away(self, table: Table) -> None:
+        """If the person to move is gone, the medium bot plays for them after a while."""
+        match = table.match
+        if match is None or match.is_over or table.pause_until is not None:
+            return
+        seat = match.current_player
+        if table.seats[seat].kind != "human" or table.plays_itself(seat):
+            return
+        left = table.left_at.get(seat)
+        if left is None:
+            return
+        due = max(left, table.turn_since) + self.away_seconds
+        self._timer(table, "away", due - self.clock(), lambda: self._check_away(table))
+
+    def _check_away(self, table: Table) -> None:
+        match = table.match
+        if match is None or match.is_over or table.pause_until is not None:
+            return
+        seat = match.current_player
+        left = table.left_at.get(seat)
+        if left is None or table.plays_itself(seat) or table.seats[seat].kind != "human":
+            return
+        if self.clock() < max(left, table.turn_since) + self.away_seconds - 1e-3:
+            self._watch_away(table)
+            return
+        table.away.add(seat)
+        table.changed()
+        self.publish(table)
+        self._schedule_bots(table)
+
+    def _watch_host(self, table: Table) -> None:
+        """A host gone from the lobby hands it, after a grace, to the next person here."""
+        if table.status != "lobby" or table.host in table.present_people():
+            return
+        if not table.present_people():
+            return
+        left = table.left_at.get(table.host, table.turn_since)
+        due = left + self.host_grace - self.clock()
+        self._timer(table, "host", due, lambda: self._hand_over(table))
+
+    def _hand_over(self, table: Table) -> None:
+        present_people = table.present_people()
+        if table.status != "lobby" or table.host in present_people:
+            return
+        left = table.left_at.get(table.host, table.turn_since)
+        if self.clock() < left + self.host_grace - 1e-3:
+            self._watch_host(table)
+            return
+        order = [(table.host + k) % table.players for k in range(1, table.players)]
+        heirs = [s for s in order if s in present_people and table.seats[s].kind == "human"]
+        if not heirs:
+            return
+        self.store.save_table(table.id, public=table.public, host=heirs[0])
+        table.host = heirs[0]
+        table.changed()
+        self.publish(table)
+
     async def start(self, table: Table, seat: int) -> None:
         async with table.lock:
-            if seat != HOST_SEAT:
+            if seat != table.host:
                 raise UserError("host_only")
             if table.status != "lobby":
                 raise UserError("already_started")
@@ -354,17 +588,35 @@ class Hub:
                 raise UserError("seats_open")
             self._check_bot_tables(table)
             self._new_match(table, table.first_seed)
-        self.publish(table, announce=True)
-        self._schedule_bots(table)
+        self._moved_on(table)
 
     async def rematch(self, table: Table, seat: int, seed: object = None) -> None:
+        """Ask for, or accept, a rematch; it starts once every person here has said yes."""
         async with table.lock:
             if table.status != "over":
                 raise UserError("not_over")
-            self._check_bot_tables(table)
-            self._new_match(table, self._seed_from(seed))
-        self.publish(table, announce=True)
-        self._schedule_bots(table)
+            chosen = self._seed_from(seed) if seed is not None else None
+            if seat in table.rematch_votes and chosen is None:
+                raise UserError("rematch_asked")
+            table.rematch_votes.add(seat)
+            if chosen is not None:
+                table.rematch_seed = chosen
+            table.changed()
+        await self._rematch_if_agreed(table)
+
+    async def _rematch_if_agreed(self, table: Table) -> None:
+        async with table.lock:
+            agreed = table.status == "over" and set(table.rematch_needed()) <= (
+                table.rematch_votes
+            )
+            if agreed:
+                seed = table.rematch_seed
+                self._check_bot_tables(table)
+                self._new_match(table, seed if isinstance(seed, int) else fresh_seed())
+        if agreed:
+            self._moved_on(table)
+        else:
+            self.publish(table)
 
     def _check_bot_tables(self, table: Table) -> None:
         """One client may keep only a few matches against bots alone running at once."""
@@ -388,6 +640,11 @@ class Hub:
         self.store.save_match(table.id, number, seed, record.dumps(match))
         table.matches.append(match)
         table.seq = 0
+        table.seen = [0] * table.players
+        table.pause_until = None
+        table.rematch_votes.clear()
+        table.rematch_seed = None
+        table.turn_since = self.clock()
         table.changed()
 
     async def configure_seat(self, table: Table, seat: int, message: dict[str, Any]) -> None:
@@ -395,12 +652,14 @@ class Hub:
         target = message.get("seat")
         level = message.get("level")
         async with table.lock:
-            if seat != HOST_SEAT:
+            if seat != table.host:
                 raise UserError("host_only")
             if table.status != "lobby":
                 raise UserError("already_started")
-            if type(target) is not int or not 0 < target < table.players:
+            if type(target) is not int or not 0 <= target < table.players:
                 raise UserError("bad_seat")
+            if target == table.host:
+                raise UserError("seat_taken")
             chosen = table.seats[target]
             if chosen.kind == "human":
                 raise UserError("seat_taken")
@@ -426,7 +685,7 @@ class Hub:
         match = table.match
         if match is None or match.is_over or table.bot_task is not None:
             return
-        if table.seats[match.current_player].kind != "bot":
+        if table.pause_until is not None or not table.plays_itself(match.current_player):
             return
         task = asyncio.get_running_loop().create_task(self._run_bots(table))
         table.bot_task = task
@@ -460,22 +719,24 @@ class Hub:
         if match is None or match.is_over:
             return False
         seat = match.current_player
-        bot_seat = table.seats[seat]
-        if bot_seat.kind != "bot" or bot_seat.level is None:
+        if table.pause_until is not None or not table.plays_itself(seat):
             return False
         round_start = bool(match.rounds) and not match.current_round.history
         if self.bot_delay:
-            await asyncio.sleep(self.bot_delay * (4 if round_start else 1))
+            await asyncio.sleep(self.bot_delay * (2 if round_start else 1))
+        if table.pause_until is not None or not table.plays_itself(seat):
+            return True  # the person came back while the bot waited: look again
         seq = table.seq
         view = match.view(seat)
         seed = bots.decision_seed(table.seed_of(len(table.matches) - 1), seq, seat)
-        action = await self.scheduler.decide(table.id, bot_seat.level, seed, view)
+        action = await self.scheduler.decide(table.id, table.level_of(seat), seed, view)
         async with table.lock:
-            if table.match is not match or table.seq != seq:
+            if table.match is not match or table.seq != seq or not table.plays_itself(seat):
                 return True
             self._apply(table, seat, action)
         table.touched = self.clock()
         self.publish(table, announce=True)
+        self._watch_away(table)
         return True
 
     def _report_error(self, table: Table, code: str) -> None:
@@ -491,7 +752,7 @@ class Hub:
         """Queue every connection its own state (each seat only its view, R21). Nothing here
         waits: each connection's outbox sends at the pace its client reads."""
         for conn in list(table.connections):
-            conn.deliver(present.encoded_state(table, conn, announce=announce), "state")
+            conn.deliver(self._state_text(table, conn, announce=announce), "state")
 
     # ------------------------------------------------------------ finished matches
 
@@ -506,7 +767,14 @@ class Hub:
         return table, match
 
     def replay_step(
-        self, table_id: str, number: int, step: int, lang: str, width: int
+        self,
+        table_id: str,
+        number: int,
+        step: int,
+        lang: str,
+        width: int,
+        height: int | None = None,
+        deal: bool = False,
     ) -> dict[str, Any]:
         table, match = self.finished_match(table_id, number)
-        return present.replay_step(match, table.names(), step, lang, width)
+        return present.replay_step(match, table.names(), step, lang, width, height, deal)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import time
 from typing import Any
 
 from .. import bots
@@ -16,6 +17,7 @@ from .encoding import encode
 from .tables import HOST_SEAT, Connection, Table, UserError
 
 __all__ = [
+    "LINE_HEIGHTS",
     "LINE_WIDTHS",
     "describe_action",
     "encode",
@@ -23,25 +25,62 @@ __all__ = [
     "line_svg",
     "presence_text",
     "replay_step",
+    "snap_height",
     "snap_width",
     "state_message",
 ]
 
-LINE_WIDTHS = (320, 400, 480, 560, 640, 720, 800, 960, 1120)
+LINE_WIDTHS = (320, 360, 400, 480, 560, 640, 720, 800, 960, 1120)
+LINE_HEIGHTS = (160, 200, 240, 280, 320, 360, 400, 480, 560, 640, 800)
+TILE_SIZES = (64, 56, 48, 42, 36, 32, 28, 24)
+"""The tile sizes a line may be drawn at: the largest that fits the client's room."""
+
+
+def _snap(value: object, sizes: tuple[int, ...], default: int | None) -> int | None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        return default
+    fitting = [size for size in sizes if size <= value]
+    return fitting[-1] if fitting else sizes[0]
 
 
 def snap_width(width: object) -> int:
     """Clients ask for a line width; a few sizes keep the render cache small."""
-    if not isinstance(width, int) or isinstance(width, bool):
-        return 800
-    fitting = [w for w in LINE_WIDTHS if w <= width]
-    return fitting[-1] if fitting else LINE_WIDTHS[0]
+    snapped = _snap(width, LINE_WIDTHS, 800)
+    assert snapped is not None
+    return snapped
+
+
+def snap_height(height: object) -> int | None:
+    """The height the line may take, snapped like widths; ``None``: draw at the usual size."""
+    return _snap(height, LINE_HEIGHTS, None)
 
 
 @functools.lru_cache(maxsize=4096)
-def line_svg(line: Line, lang: str, width: int, element_id: str) -> str:
-    """The line drawn once per line, language and width: lines are immutable values."""
-    return svg.line_svg(line, lang, width=width, markers=True, element_id=element_id)
+def line_svg(
+    line: Line,
+    lang: str,
+    width: int,
+    element_id: str,
+    height: int | None = None,
+    *,
+    markers: bool = True,
+    role: str = "img",
+) -> str:
+    """The line drawn once per line, language and room: lines are immutable values.
+
+    With a ``height``, the tiles are as large as fits (up to twice the usual size)."""
+    size = svg.DEFAULT_TILE_SIZE
+    if height is not None:
+        size = svg.fitting_tile_size(line, width, height, TILE_SIZES, markers=markers)
+    return svg.line_svg(
+        line,
+        lang,
+        width=width,
+        markers=markers,
+        element_id=element_id,
+        tile_size=size,
+        role=role,
+    )
 
 
 def describe_action(seat_name: str, action: Action, lang: str) -> str:
@@ -75,19 +114,27 @@ def last_announcement(table: Table, lang: str) -> str | None:
     return describe_action(table.seats[seat].name, action, lang)
 
 
-def encoded_state(table: Table, conn: Connection, *, announce: bool) -> str:
+def encoded_state(
+    table: Table, conn: Connection, *, announce: bool, now: float | None = None
+) -> str:
     """The state text for ``conn``, built once per table version for every connection
-    with the same seat, language and width (spectators share theirs)."""
+    with the same seat, language and size (spectators share theirs). While a round's end
+    is shown the countdown changes, so those states are built afresh."""
     connected = table.connected_seats()
-    key = (conn.seat, conn.lang, conn.width, connected, announce)
+    key = (conn.seat, conn.lang, conn.width, conn.height, connected, announce)
     text = table.encoded.get(key)
     if text is None:
-        message = state_message(table, conn.seat, conn.lang, conn.width, connected)
+        clock = time.monotonic() if now is None else now
+        message = state_message(
+            table, conn.seat, conn.lang, conn.width, connected, conn.height, clock
+        )
         if announce:
             spoken = last_announcement(table, conn.lang)
             if spoken is not None:
                 message["announce"] = spoken
-        text = table.encoded[key] = encode_state(message, table)
+        text = encode_state(message, table)
+        if table.pause_until is None:
+            table.encoded[key] = text
     return text
 
 
@@ -138,13 +185,20 @@ def presence_text(table: Table) -> str:
         {
             "type": "presence",
             "connected": list(table.connected_seats()),
+            "away": [s.seat in table.away for s in table.seats],
             "spectators": table.spectators(),
         }
     )
 
 
 def state_message(
-    table: Table, seat: int | None, lang: str, width: int, connected: tuple[bool, ...]
+    table: Table,
+    seat: int | None,
+    lang: str,
+    width: int,
+    connected: tuple[bool, ...],
+    height: int | None = None,
+    now: float = 0.0,
 ) -> dict[str, Any]:
     """The whole picture for one seat (or a spectator): public table info plus its view."""
     match = table.match
@@ -154,7 +208,8 @@ def state_message(
             "id": table.id,
             "players": table.players,
             "status": table.status,
-            "host_seat": HOST_SEAT,
+            "host_seat": table.host,
+            "public": table.public,
             "match_number": len(table.matches),
             "seats": [
                 {
@@ -163,12 +218,16 @@ def state_message(
                     "name": s.name,
                     "level": s.level,
                     "connected": connected[s.seat],
+                    "away": s.seat in table.away,
                 }
                 for s in table.seats
             ],
             "bots_offered": list(bots.OFFERED),
             "finished_matches": [n for n, m in enumerate(table.matches) if m.is_over],
             "spectators": table.spectators(),
+            "away_seconds": table.away_seconds,
+            "round_pause_seconds": table.pause_seconds,
+            "waiting": table.waiting_at_round_end() if table.pause_until is not None else [],
         },
         "you": seat,
         "seq": 0,
@@ -177,7 +236,9 @@ def state_message(
         "line_description": None,
         "rounds": [],
         "last_round": None,
+        "round_end": None,
         "result": None,
+        "rematch": None,
     }
     if match is None:
         return message
@@ -189,13 +250,15 @@ def state_message(
         data["hand"] = []
         data["legal_actions"] = []
     message["view"] = data
-    message["line_svg"] = line_svg(view.line, lang, width, "line-svg")
+    message["line_svg"] = line_svg(view.line, lang, width, "line-svg", height, role="group")
     message["line_description"] = view.line.describe(lang)
     names = tuple(table.names())
     message["rounds"] = score_sheet(match.rounds, names, lang)
     if match.rounds:
         last = match.rounds[-1]
-        message["last_round"] = round_summary(last, len(match.rounds), names, lang, width)
+        summary = round_summary(last, len(match.rounds), names, lang, width, height)
+        message["last_round"] = dict(summary, scores=message["rounds"][-1]["scores"])
+        message["round_end"] = round_end(table, seat, now)
     if match.is_over:
         best = max(match.scores)
         winners = ", ".join(names[w] for w in match.winners)
@@ -203,9 +266,34 @@ def state_message(
         message["result"] = {
             "winners": match.winners,
             "is_draw": match.is_draw,
+            "scores": list(match.scores),
             "text": translate(key, lang, names=winners, score=best),
         }
+        message["rematch"] = {
+            "accepted": sorted(table.rematch_votes),
+            "needed": table.rematch_needed(),
+        }
     return message
+
+
+def round_end(table: Table, seat: int | None, now: float) -> dict[str, Any] | None:
+    """The round's end while this seat has not continued past it (spectators: while the
+    table waits); the next deal stays unseen until then."""
+    match = table.match
+    assert match is not None and match.rounds
+    if match.is_over:
+        return None  # the match's end shows the last round
+    finished = len(match.rounds)
+    paused = table.pause_until is not None
+    if seat is None and not paused:
+        return None
+    if seat is not None and table.seen[seat] >= finished:
+        return None
+    return {
+        "number": finished,
+        "waiting": table.waiting_at_round_end() if paused else [],
+        "seconds_left": round(max(0.0, (table.pause_until or now) - now), 1),
+    }
 
 
 @functools.lru_cache(maxsize=1024)
@@ -230,6 +318,7 @@ def score_sheet(
                 "pip_totals": list(outcome.pip_totals),
                 "scores": running,
                 "explanation": explain_outcome(outcome, list(names), lang),
+                "history": [[seat, str(action)] for seat, action in finished.history],
             }
         )
     return sheet
@@ -237,38 +326,63 @@ def score_sheet(
 
 @functools.lru_cache(maxsize=1024)
 def round_summary(
-    finished: Round, number: int, names: tuple[str, ...], lang: str, width: int
+    finished: Round,
+    number: int,
+    names: tuple[str, ...],
+    lang: str,
+    width: int,
+    height: int | None = None,
 ) -> dict[str, Any]:
     """A finished round, all hands revealed (R21 allows it once the round is over)."""
     outcome = finished.outcome
     assert outcome is not None
+    placements = finished.line.placements
     return {
         "number": number,
         "revealed_hands": [[str(t) for t in finished.hand(s)] for s in range(finished.players)],
-        "line_svg": line_svg(finished.line, lang, width, "last-line-svg"),
+        "line_svg": line_svg(finished.line, lang, width, "last-line-svg", height, markers=False),
         "line_description": finished.line.describe(lang),
+        "last_placed": str(placements[-1][0]) if placements else None,
         "explanation": explain_outcome(outcome, list(names), lang),
         "pip_totals": list(outcome.pip_totals),
+        "credits": list(outcome.credits),
     }
 
 
 def replay_step(
-    match: Match, names: list[str], step: int, lang: str, width: int
+    match: Match,
+    names: list[str],
+    step: int,
+    lang: str,
+    width: int,
+    height: int | None = None,
+    deal: bool = False,
 ) -> dict[str, Any]:
-    """The position after ``step`` actions of a finished match, every hand shown."""
+    """The position after ``step`` actions of a finished match, every hand shown.
+
+    A step that ends a round shows that round's end; with ``deal`` it shows the next
+    round's deal instead (where ``round_starts`` points)."""
     actions = [(r, seat, a) for r, fin in enumerate(match.rounds) for seat, a in fin.history]
     if not 0 <= step <= len(actions):
         raise UserError("bad_step")
+    round_ends = []
+    done = 0
+    for finished in match.rounds:
+        done += len(finished.history)
+        round_ends.append(done)
     replay = Match.new(match.players, seed=match.seed, first_leader=match.first_leader)
     for _, _, action in actions[:step]:
         replay.apply(action)
     # After the last action of a round show that finished round, not the next deal.
     showing: Round = replay.current_round
-    if step and len(replay.rounds) > actions[step - 1][0]:
-        showing = replay.rounds[actions[step - 1][0]]
     round_index = actions[step - 1][0] if step else 0
+    dealt = deal and step in round_ends[:-1]
+    if dealt:
+        round_index += 1
+    elif step and len(replay.rounds) > actions[step - 1][0]:
+        showing = replay.rounds[actions[step - 1][0]]
     text = None
-    if step:
+    if step and not dealt:
         _, seat, action = actions[step - 1]
         text = describe_action(names[seat], action, lang)
     outcome = showing.outcome
@@ -276,8 +390,13 @@ def replay_step(
         "step": step,
         "total": len(actions),
         "round": round_index + 1,
+        "deal": dealt,
         "announce": text,
-        "line_svg": line_svg(showing.line, lang, snap_width(width), "replay-line-svg"),
+        "round_starts": [0, *round_ends[:-1]],
+        "round_ends": round_ends,
+        "line_svg": line_svg(
+            showing.line, lang, snap_width(width), "replay-line-svg", snap_height(height)
+        ),
         "line_description": showing.line.describe(lang),
         "hands": [[str(t) for t in showing.hand(s)] for s in range(showing.players)],
         "boneyard_size": showing.boneyard_size,

@@ -32,7 +32,9 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     players INTEGER NOT NULL,
     base_seed INTEGER NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    public INTEGER NOT NULL DEFAULT 0,
+    host INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -94,6 +96,8 @@ class TableRow:
     created: float
     seats: tuple[SeatRow, ...]
     matches: tuple[MatchRow, ...]
+    public: bool = False
+    host: int = 0
 
 
 class Store:
@@ -111,9 +115,19 @@ class Store:
             self._db.execute("PRAGMA synchronous=NORMAL")  # durable across a killed process
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            self._add_missing_columns()
         except sqlite3.DatabaseError as error:
             self._db.close()
             raise StoreError.unusable(path, error) from error
+
+    def _add_missing_columns(self) -> None:
+        """A file written before tables could be public or change host gets the columns."""
+        have = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        for column in ("public", "host"):
+            if column not in have:
+                self._db.execute(
+                    f"ALTER TABLE tables ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0"
+                )
 
     def close(self) -> None:
         with self._lock:
@@ -125,13 +139,20 @@ class Store:
         return str(row[0])
 
     def create_table(
-        self, table_id: str, players: int, base_seed: int, created: float, seats: list[SeatRow]
+        self,
+        table_id: str,
+        players: int,
+        base_seed: int,
+        created: float,
+        seats: list[SeatRow],
+        public: bool = False,
     ) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT INTO tables (id, players, base_seed, created) VALUES (?, ?, ?, ?)",
-                (table_id, players, base_seed, created),
+                "INSERT INTO tables (id, players, base_seed, created, public)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, players, base_seed, created, int(public)),
             )
             self._db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
@@ -145,6 +166,14 @@ class Store:
                 "UPDATE seats SET kind = ?, name = ?, level = ?, token_hash = ?"
                 " WHERE table_id = ? AND seat = ?",
                 (seat.kind, seat.name, seat.level, seat.token_hash, table_id, seat.seat),
+            )
+
+    def save_table(self, table_id: str, *, public: bool, host: int) -> None:
+        """Whether the table is listed, and who hosts it."""
+        with self._lock:
+            self._db.execute(
+                "UPDATE tables SET public = ?, host = ? WHERE id = ?",
+                (int(public), host, table_id),
             )
 
     def save_match(self, table_id: str, number: int, seed: int, record: str) -> None:
@@ -182,7 +211,8 @@ class Store:
         """One table with its seats, matches and actions; ``None`` if there is none."""
         with self._lock:
             found = self._db.execute(
-                "SELECT id, players, base_seed, created FROM tables WHERE id = ?", (table_id,)
+                "SELECT id, players, base_seed, created, public, host FROM tables WHERE id = ?",
+                (table_id,),
             ).fetchone()
             if found is None:
                 return None
@@ -202,7 +232,7 @@ class Store:
         played: dict[int, list[tuple[int, str]]] = {}
         for number, seq, action in actions:
             played.setdefault(number, []).append((seq, action))
-        _, players, base_seed, created = found
+        _, players, base_seed, created, public, host = found
         return TableRow(
             table_id,
             players,
@@ -213,4 +243,6 @@ class Store:
                 MatchRow(number, seed, text, tuple(played.get(number, ())))
                 for number, seed, text in matches
             ),
+            bool(public),
+            host,
         )

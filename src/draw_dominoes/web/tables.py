@@ -15,6 +15,7 @@ from .encoding import GrowingList
 from .store import SeatRow, hash_token
 
 __all__ = [
+    "AWAY_LEVEL",
     "HOST_SEAT",
     "Connection",
     "ConnectionGone",
@@ -27,6 +28,9 @@ __all__ = [
 ]
 
 HOST_SEAT = 0
+"""The creator's seat, and the host's until the host leaves the lobby."""
+AWAY_LEVEL = "heuristic"
+"""The medium bot: it plays for a person who is away on their turn."""
 
 
 class UserError(Exception):
@@ -66,6 +70,7 @@ class Connection(Protocol):
     seat: int | None
     lang: str
     width: int
+    height: int | None
 
     def deliver(self, text: str, slot: str | None = None) -> None:
         """Queue ``text``; a message with a ``slot`` replaces an unsent one of the same slot."""
@@ -111,6 +116,30 @@ class Table:
         default_factory=lambda: {"history": GrowingList(), "placements": GrowingList()}
     )
     """The encoded history and placements of the current round, shared by every state."""
+    host: int = HOST_SEAT
+    """Who may start the match and set the seats; passes on if the host leaves the lobby."""
+    public: bool = False
+    """Listed on the start page while it waits for players."""
+    seen: list[int] = field(default_factory=list)
+    """Per seat: the finished rounds of this match it has continued past."""
+    pause_until: float | None = None
+    """While set, the round just ended is being shown and nobody moves (until this time)."""
+    rematch_votes: set[int] = field(default_factory=set)
+    rematch_seed: object = None
+    left_at: dict[int, float] = field(default_factory=dict)
+    """Seated people without a connection, and since when."""
+    away: set[int] = field(default_factory=set)
+    """Seats of people who stayed away on their turn: the medium bot plays for them."""
+    turn_since: float = 0.0
+    """When the seat to move got its turn."""
+    timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    """Pending checks by name (``pause``, ``away``, ``host``): one of each at a time."""
+    pause_seconds: float = 30.0
+    away_seconds: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not self.seen:
+            self.seen = [0] * self.players
 
     @property
     def match(self) -> Match | None:
@@ -143,8 +172,32 @@ class Table:
 
     def connected_seats(self) -> tuple[bool, ...]:
         """Per seat: is someone there (a bot always is)."""
-        present = {c.seat for c in self.connections if c.seat is not None}
+        present = self.present_people()
         return tuple(s.kind == "bot" or s.seat in present for s in self.seats)
+
+    def present_people(self) -> set[int]:
+        """The seats of people with at least one open connection."""
+        return {c.seat for c in self.connections if c.seat is not None}
+
+    def plays_itself(self, seat: int) -> bool:
+        """A bot seat, or a person's seat the medium bot plays for while they are away."""
+        return self.seats[seat].kind == "bot" or seat in self.away
+
+    def level_of(self, seat: int) -> str:
+        level = self.seats[seat].level
+        return level if level is not None and self.seats[seat].kind == "bot" else AWAY_LEVEL
+
+    def waiting_at_round_end(self) -> list[int]:
+        """Connected people who have not yet continued after the round just finished."""
+        match = self.match
+        if match is None or match.is_over:
+            return []
+        finished = len(match.rounds)
+        return sorted(s for s in self.present_people() if self.seen[s] < finished)
+
+    def rematch_needed(self) -> list[int]:
+        """The people whose yes a rematch needs: everyone seated who is here (bots agree)."""
+        return sorted(self.present_people() | self.rematch_votes)
 
     def spectators(self) -> int:
         return sum(1 for c in self.connections if c.seat is None)
@@ -156,7 +209,7 @@ class Table:
 
     def bots_only_opponents(self) -> bool:
         """Every seat but the host's is a bot: one person keeps the server's bots busy."""
-        return all(s.kind == "bot" for s in self.seats if s.seat != HOST_SEAT)
+        return all(s.kind == "bot" for s in self.seats if s.seat != self.host)
 
 
 def action_count(match: Match) -> int:
