@@ -311,7 +311,7 @@ def assert_no_leak(message: dict[str, Any], text: str) -> None:
     public = {k: v for k, v in message.items() if k not in ("last_round", "announce", "rounds")}
     # Finished rounds are public history: their moves are exactly what was played (R21).
     for row, finished in zip(message["rounds"], match.rounds, strict=True):
-        assert row["history"] == [[s, str(a)] for s, a in finished.history]
+        assert row["history"] == [{"player": s, "action": str(a)} for s, a in finished.history]
         assert not set(TILE_TEXT.findall(json.dumps(row["history"]))) - {
             str(t) for t in finished.line.tiles
         }, "a finished round's history names only tiles it placed"

@@ -480,7 +480,10 @@ class Hub:
         """End the round's-end pause once nobody waits for it or its time is up."""
         if table.pause_until is None:
             return
-        if table.waiting_at_round_end() and self.clock() < table.pause_until:
+        left = table.pause_until - self.clock()
+        if table.waiting_at_round_end() and left > 1e-3:
+            if "pause" not in table.timers:  # a timer may fire a hair early: wait the rest
+                self._timer(table, "pause", left, lambda: self._check_pause(table))
             return
         table.pause_until = None
         timer = table.timers.pop("pause", None)
@@ -596,9 +599,7 @@ class Hub:
             if table.status != "over":
                 raise UserError("not_over")
             chosen = self._seed_from(seed) if seed is not None else None
-            if seat in table.rematch_votes and chosen is None:
-                raise UserError("rematch_asked")
-            table.rematch_votes.add(seat)
+            table.rematch_votes.add(seat)  # asking twice changes nothing
             if chosen is not None:
                 table.rematch_seed = chosen
             table.changed()

@@ -318,7 +318,9 @@ def score_sheet(
                 "pip_totals": list(outcome.pip_totals),
                 "scores": running,
                 "explanation": explain_outcome(outcome, list(names), lang),
-                "history": [[seat, str(action)] for seat, action in finished.history],
+                "history": [
+                    {"player": seat, "action": str(action)} for seat, action in finished.history
+                ],
             }
         )
     return sheet
