@@ -72,6 +72,7 @@ LIMIT_OPTIONS = {
     "--max-connections-per-address": "100000",
     "--max-connections": "100000",
     "--address-rate": "1000000",
+    "--round-pause": "0",
 }
 """Passed only to a build whose --help lists them, so that many tables from one address
 are not refused."""

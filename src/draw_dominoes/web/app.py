@@ -468,6 +468,8 @@ def create_app(
                 "id": table.id,
                 "players": table.players,
                 "status": table.status,
+                "public": table.public,
+                "host_seat": table.host,
                 "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in table.seats],
                 "finished_matches": [n for n, m in enumerate(table.matches) if m.is_over],
             }
