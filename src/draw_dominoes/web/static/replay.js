@@ -110,7 +110,7 @@ function render(data) {
     el("div", { class: "replay-page" },
       el("div", { class: "table-bar" },
         el("h1", { class: "table-heading" }, t("replay_heading", { number: replay.number + 1 })),
-        el("p", { id: "replay-step", class: "target" }, t("replay_step", { step: data.step, total: data.total, round: data.round }))),
+        el("p", { id: "replay-step", class: "target", "data-step": String(data.step) }, t("replay_step", { step: data.step, total: data.total, round: data.round }))),
       el("div", { class: "replay-controls", role: "group", "aria-label": t("replay_controls") },
         button("replay-first", t("replay_first"), () => go(0)),
         button("replay-round-prev", t("replay_prev_round"), () => roundStart(-1)),

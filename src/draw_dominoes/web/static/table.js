@@ -208,7 +208,7 @@ function roundEndShown() {
 function isMyTurn() {
   const s = table.state;
   return Boolean(s.view && s.table.status === "playing" && s.you !== null
-    && s.view.current_player === s.you && !roundEndShown());
+    && s.view.current_player === s.you && !roundEndShown() && !(s.table.waiting || []).length);
 }
 
 function act(action) {
@@ -539,6 +539,11 @@ function renderPlay(message) {
       myTurn ? t("open_hint_you") : t("open_hint")));
   }
   felt.append(renderPile(view));
+  const waiting = (message.table.waiting || []).filter((seat) => seat !== you);
+  if (waiting.length) {
+    felt.append(el("p", { id: "waiting-for", class: "felt-banner", role: "status" },
+      t("waiting_for", { names: waiting.map((seat) => names()[seat]).join(", ") })));
+  }
   grid.append(felt);
   if (you !== null) grid.append(renderActions(message, myTurn));
   for (const { seat, place } of opponentPositions(message)) {
