@@ -94,6 +94,7 @@ def test_the_next_round_waits_until_everyone_has_seen_the_round_end(tmp_path: Pa
         assert ann.reply_to(ann.send({"type": "continue"}))["type"] == "ok"
         after = ann.state_where(lambda m: m["round_end"] is None)
         assert after["table"]["waiting"] == [1]
+        assert 0 < after["table"]["waiting_seconds_left"] <= 30  # for "still to continue"
         assert latest(bea)["round_end"]["waiting"] == [1]  # Bea still sees the round's end
         again = ann.reply_to(ann.send({"type": "continue"}))
         assert again["code"] == "nothing_to_continue"
@@ -332,3 +333,22 @@ def test_the_replay_knows_where_rounds_start_and_end(tmp_path: Path) -> None:
         dealt = server.get(f"/api/tables/{table_id}/matches/0/replay/{ends[0]}?deal=1").json()
         assert dealt["round"] == 2 and dealt["explanation"] is None and dealt["deal"]
         assert dealt["line_description"] != at_end["line_description"]
+
+
+def test_play_against_a_bot_starts_in_one_request(tmp_path: Path) -> None:
+    with running(tmp_path) as server:
+        made = server.post(
+            "/api/tables", {"players": 2, "name": "Ann", "bots": {"1": "greedy"}, "start": True}
+        )
+        assert made.status_code == 201
+        info = server.get(f"/api/tables/{made.json()['table_id']}").json()
+        assert info["status"] == "playing"
+        # With a seat left open it cannot start, and no table is made.
+        before = server.hub.store.count_tables()  # type: ignore[union-attr]
+        refused = server.post(
+            "/api/tables", {"players": 3, "name": "Ann", "bots": {"1": "greedy"}, "start": True}
+        )
+        assert refused.status_code == 400 and refused.json()["error"] == "seats_open"
+        assert server.hub.store.count_tables() == before  # type: ignore[union-attr]
+        wrong = server.post("/api/tables", {"players": 2, "name": "Ann", "start": "yes"})
+        assert wrong.json()["error"] == "bad_request"

@@ -436,8 +436,13 @@ def create_app(
     async def create_table(request: Request) -> Response:
         data = await body_of(request)
         address = client_address(request)
+        start = data.get("start", False)
+        if not isinstance(start, bool):
+            raise UserError("bad_request")
         if not creations.allow(address):
             raise UserError("rate_limited")
+        if start:  # refused before anything is made: every other seat must be a bot
+            hub.check_bots_fill(data.get("players"), data.get("bots"))
         table, token = hub.create_table(
             data.get("players"),
             data.get("name"),
@@ -446,6 +451,8 @@ def create_app(
             address,
             data.get("public", False),
         )
+        if start:
+            await hub.start(table, table.host)
         response = JSONResponse(
             {"table_id": table.id, "seat": 0, "token": token, "url": f"/t/{table.id}"},
             status_code=201,

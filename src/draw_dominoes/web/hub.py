@@ -248,6 +248,13 @@ class Hub:
         self._adopt(table)
         return table, token
 
+    def check_bots_fill(self, players: object, bot_levels: object) -> None:
+        """A table that is to start at once needs a bot on every seat but the creator's."""
+        filled = isinstance(bot_levels, dict) and len(bot_levels) >= 1
+        if type(players) is int and filled and len(bot_levels) >= players - 1:
+            return
+        raise UserError("seats_open")
+
     def public_tables(self, limit: int = 50) -> list[dict[str, Any]]:
         """Public tables waiting for players while someone is there, newest first."""
         now = time.time()

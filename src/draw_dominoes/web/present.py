@@ -83,17 +83,21 @@ def line_svg(
     )
 
 
-def describe_action(seat_name: str, action: Action, lang: str) -> str:
-    """One move in words, for the aria-live announcements."""
+def describe_action(seat_name: str, action: Action, lang: str, line: Line) -> str:
+    """One move in words, for the aria-live announcements; ``line`` is the line after it.
+
+    A placement names the value it matched, never "left" or "right": on a wrapped line
+    the right end may be drawn on the left."""
     if isinstance(action, Draw):
         return translate("web.announce_draw", lang, name=seat_name)
     if isinstance(action, Pass):
         return translate("web.announce_pass", lang, name=seat_name)
     assert isinstance(action, Place)
+    tile = str(action.tile)
     if action.end is None:
-        return translate("web.announce_open", lang, name=seat_name, tile=str(action.tile))
-    where = translate(f"web.end_{action.end}", lang)
-    return translate("web.announce_place", lang, name=seat_name, tile=str(action.tile), end=where)
+        return translate("web.announce_open", lang, name=seat_name, tile=tile)
+    matched = action.tile.other(line.ends[action.end].value)
+    return translate("web.log_place", lang, name=seat_name, tile=tile, value=matched)
 
 
 def last_announcement(table: Table, lang: str) -> str | None:
@@ -105,13 +109,13 @@ def last_announcement(table: Table, lang: str) -> str | None:
         key = "web.announce_start" if len(table.matches) == 1 else "web.announce_rematch"
         return translate(key, lang)
     # The move that ended a round is the last of the finished round: the next is dealt.
-    history = match.current_round.history
-    if not history and match.rounds:
-        history = match.rounds[-1].history
-    if not history:
+    showing = match.current_round
+    if not showing.history and match.rounds:
+        showing = match.rounds[-1]
+    if not showing.history:
         return None
-    seat, action = history[-1]
-    return describe_action(table.seats[seat].name, action, lang)
+    seat, action = showing.history[-1]
+    return describe_action(table.seats[seat].name, action, lang, showing.line)
 
 
 def encoded_state(
@@ -228,6 +232,7 @@ def state_message(
             "away_seconds": table.away_seconds,
             "round_pause_seconds": table.pause_seconds,
             "waiting": table.waiting_at_round_end() if table.pause_until is not None else [],
+            "waiting_seconds_left": round(max(0.0, (table.pause_until or now) - now), 1),
         },
         "you": seat,
         "seq": 0,
@@ -386,7 +391,7 @@ def replay_step(
     text = None
     if step and not dealt:
         _, seat, action = actions[step - 1]
-        text = describe_action(names[seat], action, lang)
+        text = describe_action(names[seat], action, lang, showing.line)
     outcome = showing.outcome
     return {
         "step": step,

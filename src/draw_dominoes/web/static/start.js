@@ -22,18 +22,18 @@ function showError(text) {
   if (box) box.textContent = text || "";
 }
 
-async function create(request, { autostart = false } = {}) {
+async function create(request) {
   showError("");
   const { ok, data } = await postJSON(`/api/tables?lang=${app.lang}`, seedParam(request));
   if (!ok) { showError(data.message); return; }
   localStorage.setItem(`dd_token_${data.table_id}`, data.token);
-  if (autostart) sessionStorage.setItem(`dd_autostart_${data.table_id}`, "1");
   window.location.assign(data.url);
 }
 
 function playBot() {
   const level = app.offered.includes("heuristic") ? "heuristic" : app.offered[0];
-  create({ players: 2, name: nameInput(), bots: { 1: level } }, { autostart: true });
+  // One click: the server deals at once, since the only other seat is a bot.
+  create({ players: 2, name: nameInput(), bots: { 1: level }, start: true });
 }
 
 function createFromForm(event) {

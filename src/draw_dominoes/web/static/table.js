@@ -242,13 +242,6 @@ export function renderTable() {
   table.prevRounds = message.rounds.length;
   if (view && table.selected && !view.hand.includes(table.selected)) table.selected = null;
 
-  // "Play against a bot" is one click: the table it made starts at once.
-  const autostart = `dd_autostart_${message.table.id}`;
-  if (status === "lobby" && sessionStorage.getItem(autostart) && message.you === message.table.host_seat
-      && message.table.seats.every((s) => s.kind !== "open")) {
-    sessionStorage.removeItem(autostart);
-    send({ type: "start" });
-  } else if (status !== "lobby") sessionStorage.removeItem(autostart);
   const roundOver = roundEndShown();
   const myTurn = isMyTurn();
   let screen;
@@ -541,8 +534,10 @@ function renderPlay(message) {
   felt.append(renderPile(view));
   const waiting = (message.table.waiting || []).filter((seat) => seat !== you);
   if (waiting.length) {
+    const left = message.table.waiting_seconds_left;
     felt.append(el("p", { id: "waiting-for", class: "felt-banner", role: "status" },
-      t("waiting_for", { names: waiting.map((seat) => names()[seat]).join(", ") })));
+      t("waiting_for", { names: waiting.map((seat) => names()[seat]).join(", ") }),
+      typeof left === "number" ? " · " + t("seconds_left", { seconds: Math.ceil(left) }) : ""));
   }
   grid.append(felt);
   if (you !== null) grid.append(renderActions(message, myTurn));
