@@ -123,3 +123,12 @@ def test_every_refusal_has_a_code_and_is_said_in_every_language() -> None:
     assert explain_refusal(refusals["no_match"], "de") == "[3|3] passt nicht an Ende 0, das 2 zeigt"
     assert explain_refusal(IllegalActionError("odd"), "de") == "dieser Zug ist hier nicht erlaubt"
     assert explain_refusal(IllegalActionError("odd", "unheard_of"), "de") == "odd"
+
+
+def test_a_domino_against_one_opponent_adds_nothing_up() -> None:
+    """Two players: "scores 12", not "scores 12 = 12"."""
+    domino = Outcome(Termination.DOMINO, 0, 12, (0, 12))
+    assert explain_outcome(domino, ["Ann", "Bob"]) == (
+        "domino: Ann went out; the other player holds 12, so Ann scores 12"
+    )
+    assert explain_outcome(domino, ["Ann", "Bob"], "de").endswith("also erhält Ann 12")

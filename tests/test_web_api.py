@@ -108,7 +108,7 @@ def test_round_end_reveals_all_hands_and_explains_the_settlement(
     assert last["number"] == len(match.rounds)
     assert last["revealed_hands"] == [[str(t) for t in final_round.hand(s)] for s in range(3)]
     assert last["pip_totals"] == list(final_round.outcome.pip_totals)
-    assert last["explanation"].startswith(("domino", "blocked"))
+    assert last["explanation"].startswith(("Domino:", "Blocked:"))  # a sentence of its own
 
 
 def test_record_download_and_replay_of_a_finished_match(
@@ -125,7 +125,8 @@ def test_record_download_and_replay_of_a_finished_match(
     assert first["line_description"].startswith("Steine: ")
     opening = match.rounds[0]
     seat, action = opening.history[0]
-    assert first["announce"].startswith(finished_names()[seat])
+    assert first["names"] == ["Ann", "Bot 2 (gierig)", "Bea"]  # a bot's label in German
+    assert first["announce"].startswith(first["names"][seat])
     assert str(action) in first["announce"] or "einen Stein gezogen" in first["announce"]
     assert sum(map(len, first["hands"])) == 21 - (0 if str(action) == "draw" else 1) + (
         1 if str(action) == "draw" else 0

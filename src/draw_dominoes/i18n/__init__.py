@@ -86,7 +86,7 @@ def explain_outcome(outcome: Outcome, names: list[str], lang: str = DEFAULT_LANG
         assert outcome.winner is not None
         others = [t for seat, t in enumerate(totals) if seat != outcome.winner]
         return translate(
-            "common.settle_domino",
+            "common.settle_domino_one" if len(others) == 1 else "common.settle_domino",
             lang,
             name=names[outcome.winner],
             totals=join_numbers(others),

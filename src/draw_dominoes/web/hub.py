@@ -250,8 +250,8 @@ class Hub:
 
     def check_bots_fill(self, players: object, bot_levels: object) -> None:
         """A table that is to start at once needs a bot on every seat but the creator's."""
-        filled = isinstance(bot_levels, dict) and len(bot_levels) >= 1
-        if type(players) is int and filled and len(bot_levels) >= players - 1:
+        bots_given = len(bot_levels) if isinstance(bot_levels, dict) else 0
+        if type(players) is int and bots_given >= max(1, players - 1):
             return
         raise UserError("seats_open")
 
@@ -785,4 +785,5 @@ class Hub:
         deal: bool = False,
     ) -> dict[str, Any]:
         table, match = self.finished_match(table_id, number)
-        return present.replay_step(match, table.names(), step, lang, width, height, deal)
+        names = list(present.seat_names(table, lang))
+        return present.replay_step(match, names, step, lang, width, height, deal)

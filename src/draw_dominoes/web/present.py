@@ -14,7 +14,7 @@ from ..match import Match
 from ..render import svg
 from ..round import Round
 from .encoding import encode
-from .tables import HOST_SEAT, Connection, Table, UserError
+from .tables import HOST_SEAT, Connection, Seat, Table, UserError
 
 __all__ = [
     "LINE_HEIGHTS",
@@ -25,6 +25,9 @@ __all__ = [
     "line_svg",
     "presence_text",
     "replay_step",
+    "seat_name",
+    "seat_names",
+    "sentence",
     "snap_height",
     "snap_width",
     "state_message",
@@ -41,6 +44,11 @@ def _snap(value: object, sizes: tuple[int, ...], default: int | None) -> int | N
         return default
     fitting = [size for size in sizes if size <= value]
     return fitting[-1] if fitting else sizes[0]
+
+
+def sentence(text: str) -> str:
+    """A settlement shown on its own begins like a sentence (``Domino: …``)."""
+    return text[:1].upper() + text[1:]
 
 
 def snap_width(width: object) -> int:
@@ -83,6 +91,21 @@ def line_svg(
     )
 
 
+def seat_name(seat: Seat, lang: str) -> str:
+    """A seat's name as shown: a person's own, a bot's label in the reader's language."""
+    if seat.kind == "bot" and seat.level is not None:
+        try:
+            level = translate(f"common.bot_level_{seat.level}", lang)
+        except KeyError:  # a bot without a translated name (tests register such)
+            return seat.name
+        return translate("common.bot_label", lang, number=seat.seat + 1, level=level)
+    return seat.name
+
+
+def seat_names(table: Table, lang: str) -> tuple[str, ...]:
+    return tuple(seat_name(s, lang) for s in table.seats)
+
+
 def describe_action(seat_name: str, action: Action, lang: str, line: Line) -> str:
     """One move in words, for the aria-live announcements; ``line`` is the line after it.
 
@@ -115,7 +138,7 @@ def last_announcement(table: Table, lang: str) -> str | None:
     if not showing.history:
         return None
     seat, action = showing.history[-1]
-    return describe_action(table.seats[seat].name, action, lang, showing.line)
+    return describe_action(seat_name(table.seats[seat], lang), action, lang, showing.line)
 
 
 def encoded_state(
@@ -219,7 +242,7 @@ def state_message(
                 {
                     "seat": s.seat,
                     "kind": s.kind,
-                    "name": s.name,
+                    "name": seat_name(s, lang),
                     "level": s.level,
                     "connected": connected[s.seat],
                     "away": s.seat in table.away,
@@ -257,7 +280,7 @@ def state_message(
     message["view"] = data
     message["line_svg"] = line_svg(view.line, lang, width, "line-svg", height, role="group")
     message["line_description"] = view.line.describe(lang)
-    names = tuple(table.names())
+    names = seat_names(table, lang)
     message["rounds"] = score_sheet(match.rounds, names, lang)
     if match.rounds:
         last = match.rounds[-1]
@@ -322,7 +345,7 @@ def score_sheet(
                 "credits": list(outcome.credits),
                 "pip_totals": list(outcome.pip_totals),
                 "scores": running,
-                "explanation": explain_outcome(outcome, list(names), lang),
+                "explanation": sentence(explain_outcome(outcome, list(names), lang)),
                 "history": [
                     {"player": seat, "action": str(action)} for seat, action in finished.history
                 ],
@@ -350,7 +373,7 @@ def round_summary(
         "line_svg": line_svg(finished.line, lang, width, "last-line-svg", height, markers=False),
         "line_description": finished.line.describe(lang),
         "last_placed": str(placements[-1][0]) if placements else None,
-        "explanation": explain_outcome(outcome, list(names), lang),
+        "explanation": sentence(explain_outcome(outcome, list(names), lang)),
         "pip_totals": list(outcome.pip_totals),
         "credits": list(outcome.credits),
     }
@@ -409,5 +432,5 @@ def replay_step(
         "boneyard_size": showing.boneyard_size,
         "scores": list(replay.scores),
         "names": names,
-        "explanation": None if outcome is None else explain_outcome(outcome, names, lang),
+        "explanation": None if outcome is None else sentence(explain_outcome(outcome, names, lang)),
     }
