@@ -65,7 +65,7 @@ _SECTIONS: Final[tuple[tuple[str, str, tuple[_Block, ...]], ...]] = (
         (
             ("p", ("line_ends", "line_doubles", "line_markers")),
             ("figures", tuple(f.key for f in FIGURES)),
-            ("p", ("line_ports",)),
+            ("details", ("line_described", "line_alternatives", "line_ports")),
         ),
     ),
     ("end", "h_end", (("p", ("end_when", "end_count")),)),
@@ -105,6 +105,11 @@ def howto_html(lang: str) -> str:
         for kind, names in blocks:
             if kind == "p":
                 out.extend(f"<p>{_text(name, lang)}</p>" for name in names)
+            elif kind == "details":  # for screen-reader users; folded away for the others
+                summary, *paragraphs = names
+                out.append(f'<details class="howto-note"><summary>{_text(summary, lang)}</summary>')
+                out.extend(f"<p>{_text(name, lang)}</p>" for name in paragraphs)
+                out.append("</details>")
             elif kind == "ul":
                 items = "".join(f"<li>{_text(name, lang)}</li>" for name in names)
                 out.append(f"<ul>{items}</ul>")
