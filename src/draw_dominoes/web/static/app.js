@@ -37,6 +37,8 @@ async function setLang(lang) {
   document.documentElement.lang = lang;
   await loadMessages(lang);
   translateChrome();
+  // The menu keeps focus while the page redraws in the new language.
+  document.getElementById("lang-select")?.focus({ preventScroll: true });
   if (page === "table") tableLanguage();
   else if (page === "replay") replayRedraw();
   else { setTitle(""); renderStart(); }

@@ -158,3 +158,55 @@ export async function postJSON(url, data) {
   try { payload = await response.json(); } catch { payload = { message: t("error_internal") }; }
   return { ok: response.ok, status: response.status, data: payload };
 }
+
+// ------------------------------------------------------------ small icons (no fonts, no files)
+
+const ICONS = {
+  robot: [
+    ["rect", { x: 5, y: 8, width: 14, height: 11, rx: 3 }],
+    ["line", { x1: 12, y1: 4, x2: 12, y2: 8 }],
+    ["circle", { cx: 12, cy: 3.5, r: 1.4, fill: "currentColor" }],
+    ["circle", { cx: 9.2, cy: 12.6, r: 1.5, fill: "currentColor" }],
+    ["circle", { cx: 14.8, cy: 12.6, r: 1.5, fill: "currentColor" }],
+    ["line", { x1: 9.5, y1: 16.2, x2: 14.5, y2: 16.2 }],
+    ["line", { x1: 3, y1: 12, x2: 5, y2: 12 }],
+    ["line", { x1: 19, y1: 12, x2: 21, y2: 12 }],
+  ],
+  "sound-on": [
+    ["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }],
+    ["path", { d: "M16 9a4 4 0 0 1 0 6" }],
+    ["path", { d: "M18.5 6.5a7.5 7.5 0 0 1 0 11" }],
+  ],
+  "sound-off": [
+    ["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }],
+    ["line", { x1: 16, y1: 9, x2: 21, y2: 15 }],
+    ["line", { x1: 21, y1: 9, x2: 16, y2: 15 }],
+  ],
+};
+
+/** A small line icon drawn in the text's colour; decorative (aria-hidden). */
+export function icon(name) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  for (const [key, value] of Object.entries({
+    viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", "stroke-width": "2",
+    "stroke-linecap": "round", "stroke-linejoin": "round", "aria-hidden": "true", focusable: "false",
+  })) svg.setAttribute(key, value);
+  for (const [tag, attrs] of ICONS[name] || []) {
+    const part = document.createElementNS(ns, tag);
+    for (const [key, value] of Object.entries(attrs)) part.setAttribute(key, String(value));
+    svg.append(part);
+  }
+  return svg;
+}
+
+/** "Ann", "Ann and Bea", "Ann, Bea and Cem". */
+export function listNames(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")}${t("and")}${names[names.length - 1]}`;
+}
+
+/** How strong a bot plays, in one word ("medium"). */
+export function strengthName(level) {
+  return has("strength_" + level) ? t("strength_" + level) : levelName(level);
+}

@@ -103,9 +103,11 @@ function render(data) {
   felt.append(box);
   const rounds = replay.starts ? replay.starts.map((start, i) => el("li", {},
     el("span", { class: "jump-label" }, t("round_title", { number: i + 1 })),
-    button(`jump-start-${i}`, t("replay_round_start"), () => go(start, true), { "data-jump": `start-${i}` }),
+    button(`jump-start-${i}`, t("replay_round_start"), () => go(start, true),
+      { "data-jump": `start-${i}`, "aria-label": t("replay_round_start_label", { number: i + 1 }) }),
     replay.ends && replay.ends[i] !== undefined
-      ? button(`jump-end-${i}`, t("replay_round_end"), () => go(replay.ends[i]), { "data-jump": `end-${i}` }) : null)) : [];
+      ? button(`jump-end-${i}`, t("replay_round_end"), () => go(replay.ends[i]),
+        { "data-jump": `end-${i}`, "aria-label": t("replay_round_end_label", { number: i + 1 }) }) : null)) : [];
   replace(root,
     el("div", { class: "replay-page" },
       el("div", { class: "table-bar" },

@@ -81,7 +81,10 @@ async function refreshTables() {
   replace(list, tables.map((table) => el("li", { class: "public-table" },
     el("div", { class: "public-facts" },
       el("strong", {}, t("public_host", { name: table.host || "?" })),
-      el("span", {}, t("public_players", { players: table.players, free: table.free })),
+      el("span", {}, t("public_players", {
+        players: table.players,
+        seats: table.free === 1 ? t("public_seats_one") : t("public_seats_many", { free: table.free }),
+      })),
       el("span", { class: "age" }, ageText(table.age || 0))),
     el("button", {
       type: "button", class: "button", "data-join": table.id, "data-focus": `join-${table.id}`,
@@ -94,6 +97,19 @@ async function refreshTables() {
       },
     }, t("public_join")))));
   if (focused) document.querySelector(`[data-join="${focused}"]`)?.focus();
+}
+
+/** "Set up a table" brings the form into view and its first choice under the cursor. */
+function showForm(event) {
+  event.preventDefault();
+  const form = document.getElementById("create-form");
+  if (!form) return;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  form.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
+  document.getElementById("players")?.focus({ preventScroll: true });
+  form.classList.remove("flash");
+  void form.offsetWidth;  // restart the highlight
+  if (smooth) form.classList.add("flash");
 }
 
 export function renderStart() {
@@ -133,7 +149,7 @@ export function renderStart() {
           el("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname", value: storedName(), placeholder: t("default_name") })),
         el("p", { class: "hero-actions" },
           el("button", { type: "button", class: "button primary big", "data-action": "play-bot", onclick: playBot }, t("play_bot")),
-          el("a", { href: "#create-form", class: "button ghost big" }, t("set_up_link"))),
+          el("a", { href: "#create-form", class: "button ghost big", onclick: showForm }, t("set_up_link"))),
         el("p", { id: "errors", role: "alert", class: "errors" }))),
     el("div", { class: "start-grid" },
       el("form", { id: "create-form", class: "card", onsubmit: createFromForm, "aria-labelledby": "create-heading" },

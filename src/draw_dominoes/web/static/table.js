@@ -3,7 +3,7 @@
 
 import {
   app, el, t, replace, tileImage, levelName, announce, focusKey, restoreFocus,
-  setTitle, storedName, defaultName, reducedMotion,
+  setTitle, storedName, defaultName, reducedMotion, icon, listNames, strengthName,
 } from "./core.js";
 import { showLine, fitLine, endName, endValue, describeMoves } from "./line.js";
 import { joinTable } from "./start.js";
@@ -29,6 +29,7 @@ const table = {
   ticker: null,
   drag: null,
   suppressClick: false,
+  afterMove: false,
 };
 
 // ------------------------------------------------------------ the connection
@@ -213,6 +214,10 @@ function isMyTurn() {
 
 function act(action) {
   table.selected = null;
+  // A move made from the line's ends (or the place buttons): focus returns to the rack.
+  const active = document.activeElement;
+  table.afterMove = Boolean(active && active !== document.body
+    && (active.closest("#felt") || active.closest("#actions")));
   send({ type: "action", action });
 }
 
@@ -223,7 +228,11 @@ export function renderTable() {
   if (!message) return;
   const root = document.getElementById("app");
   // Focus never stays on <body>: a redraw puts it back, or on the next sensible control.
-  const focused = focusKey() || (document.activeElement === document.body ? "#no-focus-yet" : null);
+  let focused = focusKey() || (document.activeElement === document.body ? "#no-focus-yet" : null);
+  if (table.afterMove && focused && /port-marker|place-|data-action="(draw|pass)"/.test(focused)
+      && message.seq > table.prevSeq) {
+    focused = "#after-move";  // not the marker again: the rack's tiles, or draw and pass
+  }
   const typed = document.getElementById("join-name");
   if (typed) table.typedName = typed.value;
   const { view } = message;
@@ -265,7 +274,17 @@ export function renderTable() {
     "#join-name", "#invite-link",
   ];
   const moved = focused && !document.querySelector(focused);
-  restoreFocus(focused, moved && myTurn ? ['[data-playable="true"]', '[data-action="draw"]', '[data-action="pass"]', ...fallbacks] : fallbacks);
+  const rackFirst = ['[data-playable="true"]', '[data-action="draw"]', '[data-action="pass"]', ...fallbacks];
+  if (focused === "#after-move" && !myTurn) {
+    restoreFocus(focused, ['[data-action="continue"]', '[data-action="rematch"]', "[data-hand-tile]", ...fallbacks]);
+  } else {
+    restoreFocus(focused, moved && myTurn ? rackFirst : fallbacks);
+  }
+  // Back to this seat's turn after a move from the line: the first tile that fits.
+  if (table.afterMove && myTurn && focusKey() && document.activeElement.matches('[data-hand-tile][data-playable="false"]')) {
+    document.querySelector('[data-playable="true"], [data-action="draw"], [data-action="pass"]')?.focus({ preventScroll: true });
+  }
+  if (table.afterMove && myTurn) table.afterMove = false;
 }
 
 function afterRender(message, { myTurn, roundOver }) {
@@ -306,7 +325,7 @@ function seatNotes(seat, message) {
   const notes = [];
   if (seat.seat === message.you) notes.push(el("span", { class: "badge you" }, t("seat_you")));
   if (seat.seat === message.table.host_seat) notes.push(el("span", { class: "badge host" }, t("seat_host")));
-  if (seat.kind === "bot") notes.push(el("span", { class: "badge bot" }, t("seat_bot", { level: levelName(seat.level) })));
+  if (seat.kind === "bot") notes.push(el("span", { class: "badge bot", title: t("seat_bot", { level: levelName(seat.level) }) }, strengthName(seat.level)));
   if (seat.kind === "human" && seat.away) notes.push(el("span", { class: "badge away" }, t("seat_away")));
   else if (seat.kind === "human" && !seat.connected) notes.push(el("span", { class: "badge offline" }, t("seat_offline")));
   return notes;
@@ -326,30 +345,52 @@ function topBar(message, heading) {
   const { view } = message;
   const scores = view ? el("ol", { class: "scoreboard", "aria-label": t("scores_heading") },
     message.table.seats.map((seat) => el("li", { class: seat.seat === message.you ? "mine" : "" },
-      el("span", { class: "sb-name" }, seat.seat === message.you ? t("seat_you_short") : (seat.name || t("seat_free"))),
+      el("span", { class: "sb-name", title: seat.name || null }, seat.seat === message.you ? t("seat_you_short") : shortName(seat)),
       el("span", { class: "sb-score" }, String(view.scores[seat.seat]))))) : null;
   return el("div", { class: "table-bar" },
     el("h1", { id: "status", class: "table-heading" }, heading),
     scores,
     view ? el("p", { class: "target" }, t("target", { target: view.target })) : null,
-    soundButton(),
+    view ? soundButton() : null,
     el("p", { id: "connection", class: "connection", hidden: true, role: "status" }),
     el("p", { id: "errors", role: "alert", class: "errors" }));
 }
 
+/** A bot's seat in a chip: "Bot 2" (its strength is on its panel); a person's name as it is. */
+function shortName(seat) {
+  if (!seat.name) return t("seat_free");
+  return seat.kind === "bot" ? seat.name.replace(/\s*\(.*\)\s*$/, "") || seat.name : seat.name;
+}
+
+/** A bot's name with its strength in brackets kept apart, so narrow panels may drop it. */
+function opponentName(seat) {
+  const full = seat.name || t("seat_free");
+  const short = shortName(seat);
+  if (seat.kind !== "bot" || short === full || !full.startsWith(short)) return el("span", { class: "opp-name" }, full);
+  return el("span", { class: "opp-name" }, short, el("span", { class: "name-rest" }, full.slice(short.length)));
+}
+
+function avatar(seat) {
+  if (seat.kind === "bot") return el("span", { class: "avatar bot", "aria-hidden": "true" }, icon("robot"));
+  return el("span", { class: "avatar", "aria-hidden": "true" }, (seat.name || "?").slice(0, 1).toUpperCase());
+}
+
+/** The beep on this seat's turn: an icon-sized switch, pressed when the sound is on. */
 function soundButton() {
   const on = localStorage.getItem("dd_sound") === "on";
   return el("button", {
-    type: "button", class: "button small sound", "data-focus": "sound", "aria-pressed": String(on),
+    type: "button", class: "button sound icon", "data-focus": "sound", "aria-pressed": String(on),
+    "aria-label": t("sound"), title: on ? t("sound_on") : t("sound_off"),
     onclick: () => {
       const now = localStorage.getItem("dd_sound") === "on" ? "off" : "on";
       localStorage.setItem("dd_sound", now);
       const button = document.querySelector('[data-focus="sound"]');
       button.setAttribute("aria-pressed", String(now === "on"));
-      button.textContent = now === "on" ? t("sound_on") : t("sound_off");
+      button.title = now === "on" ? t("sound_on") : t("sound_off");
+      button.replaceChildren(icon(now === "on" ? "sound-on" : "sound-off"));
       if (now === "on") beep();
     },
-  }, on ? t("sound_on") : t("sound_off"));
+  }, icon(on ? "sound-on" : "sound-off"));
 }
 
 let audio = null;
@@ -500,8 +541,8 @@ function renderOpponent(message, seat, place, last) {
     "aria-label": info.name || t("seat_free"),
   },
   el("div", { class: "opp-head" },
-    el("span", { class: "avatar", "aria-hidden": "true" }, (info.name || "?").slice(0, 1).toUpperCase()),
-    el("span", { class: "opp-name" }, info.name || t("seat_free")),
+    avatar(info),
+    opponentName(info),
     el("span", { class: "opp-score", title: t("scores_heading") }, t("seat_score", { score: view.scores[seat] }))),
   el("p", { class: "notes" }, seatNotes(info, message)),
   el("div", { class: "backs", "aria-label": t("tiles_count", { count }), role: "img" },
@@ -556,7 +597,7 @@ function renderPile(view) {
     el("div", { class: "pile-stack", "aria-hidden": "true" }, Array.from({ length: stack }, () => el("span", { class: "back" }))),
     el("p", { class: "pile-text", "aria-hidden": "true" },
       el("strong", {}, String(view.boneyard_size)), " ", t("pile_left"),
-      el("br"), t("pile_drawable", { drawable: view.drawable })));
+      el("span", { class: "pile-sep" }, " · "), el("br"), t("pile_drawable", { drawable: view.drawable })));
 }
 
 function renderRack(message, myTurn) {
@@ -842,8 +883,10 @@ function resultSentence(message) {
   }
   const winner = winners[0];
   if (you !== null && winner === you) return t("result_you_won", { score: best, other: runnerUp });
-  const theirs = you !== null ? scores[you] : runnerUp;
-  return t("result_other_won", { name: seatNames[winner], score: best, other: theirs });
+  // Every reader sees the same result: the winner against the best of the rest.
+  const sentence = t("result_other_won", { name: seatNames[winner], score: best, other: runnerUp });
+  if (you !== null && scores[you] !== runnerUp) return `${sentence} ${t("result_your_score", { score: scores[you] })}`;
+  return sentence;
 }
 
 function renderMatchEnd(message) {
@@ -869,16 +912,7 @@ function renderMatchEnd(message) {
       onclick: () => { if (!accepted) send({ type: "rematch" }); },
     }, accepted ? t("rematch_accepted") : t("rematch_button")));
   }
-  if (rematch) {
-    const waiting = rematch.needed.filter((seat) => !rematch.accepted.includes(seat) && seat !== you);
-    const mine = you !== null && rematch.needed.includes(you) && !rematch.accepted.includes(you);
-    let text = "";
-    if (waiting.length) text = t("rematch_waiting", { names: waiting.map((s) => seatNames[s]).join(", ") });
-    else if (!mine) text = t("rematch_starting");
-    rematchBox.append(el("p", { id: "rematch-status", class: "muted", role: "status" },
-      rematch.accepted.length ? t("rematch_in", { names: rematch.accepted.map((s) => (s === you ? t("seat_you_short") : seatNames[s])).join(", ") }) + " " : "",
-      text));
-  }
+  rematchBox.append(el("p", { id: "rematch-status", class: "muted", role: "status" }, rematchText(message)));
   card.append(rematchBox);
   const last = info.match_number - 1;
   card.append(el("p", { class: "links" },
@@ -901,6 +935,28 @@ function renderMatchEnd(message) {
   below.append(renderSheet(message), renderLog(message));
   wrap.append(below);
   return wrap;
+}
+
+/** Who wants a rematch and whom it waits for; nothing before anybody asked. */
+function rematchText(message) {
+  const { rematch, you } = message;
+  if (!rematch || !rematch.accepted.length) return "";
+  const seatNames = names();
+  const human = (seat) => message.table.seats[seat] && message.table.seats[seat].kind !== "bot";
+  const accepted = rematch.accepted.filter(human);
+  const waiting = rematch.needed.filter((seat) => !rematch.accepted.includes(seat));
+  const others = accepted.filter((seat) => seat !== you).map((seat) => seatNames[seat]);
+  const waitingNames = listNames(waiting.filter((seat) => seat !== you).map((seat) => seatNames[seat]));
+  if (!waiting.length) return t("rematch_starting");
+  if (you !== null && rematch.accepted.includes(you)) {
+    return others.length
+      ? t("rematch_you_and_waiting", { names: listNames(others), waiting: waitingNames })
+      : t("rematch_you_waiting", { waiting: waitingNames });
+  }
+  if (!others.length) return "";
+  const wants = t(others.length === 1 ? "rematch_wants_one" : "rematch_wants_many", { names: listNames(others) });
+  const rest = waiting.filter((seat) => seat !== you);
+  return you === null && rest.length ? `${wants} ${t("rematch_waiting", { names: waitingNames })}` : wants;
 }
 
 // ------------------------------------------------------------ score sheet and log
