@@ -96,6 +96,40 @@ def test_a_friend_joins_by_the_invite_link_and_a_spectator_sees_no_hand(
     watcher.wait_for_selector("#spectating")
     assert watcher.locator("#hand").count() == 0
 
+    # A spectator on a 360 px phone sees every opponent panel (one more than a player does)
+    # beside or above the felt, the felt wide, nothing sideways, the boneyard clear of the line.
+    phone_context = browser.new_context(viewport={"width": 360, "height": 740})
+    phone = phone_context.new_page()
+    phone.set_default_timeout(15000)
+    phone.on("pageerror", lambda exc: errors.append(str(exc)))
+    phone.goto(f"{invite}?lang={lang}")
+    phone.wait_for_selector("#spectating")
+    phone.wait_for_selector("#line svg")
+    layout = phone.evaluate(
+        """() => ({
+          scroll: document.documentElement.scrollWidth,
+          felt: document.getElementById('felt').getBoundingClientRect().width,
+          panels: [...document.querySelectorAll('.opponent')].map(
+            (p) => Math.round(p.getBoundingClientRect().width)),
+          header: document.querySelector('.top').getBoundingClientRect().height,
+        })"""
+    )
+    assert layout["scroll"] <= 360, layout
+    assert layout["felt"] >= 250, layout
+    assert len(layout["panels"]) == 3 and min(layout["panels"]) >= 90, layout
+    assert layout["header"] <= 56, layout
+    covered = phone.evaluate(
+        """() => { const p = document.getElementById('boneyard').getBoundingClientRect();
+          return [...document.querySelectorAll('#line g[data-placed], #line .port-marker')]
+            .filter((g) => { const r = g.getBoundingClientRect();
+              return r.left < p.right && r.right > p.left && r.top < p.bottom && r.bottom > p.top;
+            }).length; }"""
+    )
+    assert covered == 0, "the boneyard covers the line"
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / f"spectator-{lang}-360.png"), full_page=True)
+    phone_context.close()
+
     title = ann.locator("#line svg title").first.text_content()
     assert title is not None and title.startswith("Tiles: " if lang == "en" else "Steine: ")
     assert not errors, errors
@@ -151,7 +185,10 @@ def test_switching_the_language_at_the_table_keeps_the_log(server: Server, brows
     page.reload()
     page.wait_for_selector("#log .moves li:not(.muted)")
     assert page.text_content("#log") == english
+    page.focus("#lang-select")
     page.select_option("#lang-select", "de")
     page.wait_for_selector("#log >> text=Runde 1")
     assert "Runde 1" in (page.text_content("#log") or "")
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.activeElement.id") == "lang-select", "focus stays on the menu"
     context.close()

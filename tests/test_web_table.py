@@ -88,6 +88,26 @@ def no_sideways_scroll(page: Any, where: str) -> None:
     assert wide[0] <= wide[1], f"{where}: the page is {wide[0]} px wide in a {wide[1]} px window"
 
 
+PILE_CLEAR = """() => { const pile = document.getElementById('boneyard');
+  if (!pile) return [];
+  const p = pile.getBoundingClientRect();
+  return [...document.querySelectorAll('#line g[data-placed], #line .port-marker')]
+    .filter((g) => { const r = g.getBoundingClientRect();
+      return r.left < p.right && r.right > p.left && r.top < p.bottom && r.bottom > p.top; })
+    .map((g) => g.getAttribute('data-tile') || g.getAttribute('data-end')); }"""
+
+
+def pile_clear_of_the_line(page: Any, where: str) -> None:
+    """The boneyard badge never covers a tile of the line or one of its ends."""
+    covered = page.evaluate(PILE_CLEAR)
+    assert not covered, f"{where}: the boneyard covers {covered}"
+
+
+def one_row_header(page: Any, where: str) -> None:
+    height = page.evaluate("document.querySelector('.top').getBoundingClientRect().height")
+    assert height <= 56, f"{where}: the header is {height} px high (more than one row)"
+
+
 def no_axe_violations(page: Any, where: str) -> None:
     results = axe_api.Axe().run(page)
     found = [
@@ -149,6 +169,7 @@ def take_turn(page: Any, checks: dict[str, int]) -> None:
     assert translate("web.title_your_turn", lang) in page.title()  # the tab says so too
     playable = page.locator('#hand [data-hand-tile][data-playable="true"]')
     way = next(MOVES) % 4
+    keyed = way == 1 and playable.count() > 0
     if playable.count():
         tile = playable.first
         name = tile.get_attribute("data-hand-tile")
@@ -202,6 +223,14 @@ def take_turn(page: Any, checks: dict[str, int]) -> None:
     wait_after_move(page, before)
     page.wait_for_timeout(20)
     assert page.evaluate("document.activeElement !== document.body"), "focus fell to <body>"
+    if not keyed:
+        return
+    # A tile placed from an end's marker by keyboard: focus goes back to the rack.
+    focused = page.evaluate(
+        """() => { const a = document.activeElement;
+          return a.matches('[data-hand-tile], [data-action]') ? '' : a.outerHTML.slice(0, 80); }"""
+    )
+    assert not focused, f"after a keyboard move focus is on {focused}"
 
 
 def check_round_end(page: Any) -> None:
@@ -262,6 +291,8 @@ def play_match(
                     checks["shot"] = 1
                 take_turn(who, checks)
                 no_sideways_scroll(who, "after a move")
+                if app_data(who, "status") == "playing" and app_data(who, "round-over") != "true":
+                    pile_clear_of_the_line(who, "after a move")
                 moved = True
         if not moved:
             page.wait_for_timeout(25)
@@ -285,11 +316,21 @@ def test_a_whole_match_against_the_bot_in_one_click(
     page.wait_for_selector('[data-action="play-bot"]')
     no_sideways_scroll(page, "start page")
     shot(page, f"start-{name}")
+    page.click('a[href="#create-form"]')  # "Set up a table" leads to the form's first choice
+    assert page.evaluate("document.activeElement.id") == "players"
     page.click('[data-action="play-bot"]')  # one click: a table, a bot, the match running
     page.wait_for_selector('#app[data-status="playing"]')
     expected = "Player" if lang == "en" else "Spieler"
     assert expected in (page.text_content(".scoreboard") or "") + (page.text_content("#rack") or "")
     page.wait_for_selector("#line svg")
+    pile_clear_of_the_line(page, "the first deal")
+    if size == "phone":
+        one_row_header(page, "the table")
+        bar = page.evaluate(
+            """() => [document.querySelector('.table-heading').getBoundingClientRect().top,
+              document.querySelector('[data-focus="sound"]').getBoundingClientRect().top]"""
+        )
+        assert abs(bar[0] - bar[1]) < 24, "the sound switch shares the heading's row"
     size_px = page.evaluate(
         """() => { const g = document.querySelector('#line g[data-placed], #line .port-marker');
           const r = g.getBoundingClientRect(); return Math.min(r.width, r.height); }"""
@@ -315,6 +356,7 @@ def test_a_whole_match_against_the_bot_in_one_click(
     )
     assert re.search(pattern, sentence), sentence
     assert re.search(r"\d+ (to|zu) \d+|\d+", sentence)
+    check_result_sentence(page)
     assert (
         page.locator("#score-sheet tbody tr").count() == checks["rounds"] + 1
         or page.locator("#score-sheet tbody tr").count() >= checks["rounds"]
@@ -337,6 +379,18 @@ def test_a_whole_match_against_the_bot_in_one_click(
     page.context.close()
 
 
+def check_result_sentence(page: Any) -> None:
+    """The winner's score against the best of the rest, whoever reads it."""
+    sentence = page.text_content("#result-text") or ""
+    found = re.search(r"(\d+) (?:to|zu) (\d+)", sentence)
+    if not found:
+        return  # a draw names one score
+    scores = sorted(
+        (int(s) for s in page.locator("#final-scores .fs-score").all_text_contents()), reverse=True
+    )
+    assert [int(found.group(1)), int(found.group(2))] == scores[:2], (sentence, scores)
+
+
 def check_replay(page: Any, server: InProcessServer, lang: str) -> None:
     table_id = page.url.rstrip("/").split("/")[-1]
     page.goto(f"{server.url}/t/{table_id}/replay/0")
@@ -352,6 +406,8 @@ def check_replay(page: Any, server: InProcessServer, lang: str) -> None:
         assert "null" not in (page.text_content("#app") or "")
     ends = page.locator('[data-jump^="end-"]')
     assert ends.count() >= 1
+    label = page.get_attribute('[data-jump="end-0"]', "aria-label") or ""
+    assert "1" in label and label != page.text_content('[data-jump="end-0"]'), label
     ends.first.click()
     page.wait_for_selector("#replay-explanation")
     assert "null" not in (page.text_content("#app") or "")
@@ -398,6 +454,7 @@ def test_two_people_round_end_rematch_away_and_public_join(
     bea.fill("#name", "Bea")
     bea.wait_for_selector("[data-join]")
     assert "Ann" in (bea.text_content("#public-list") or "")
+    assert "1 Platz frei" in (bea.text_content("#public-list") or "")  # one seat, singular
     no_sideways_scroll(bea, "start page with a public table")
     shot(bea, "start-public-de-phone")
     bea.locator("[data-join]").first.click()
@@ -456,7 +513,11 @@ def test_two_people_round_end_rematch_away_and_public_join(
     play_match(ann, "two-people", others=[bea], shots=False, checks=checks)
     bea.wait_for_selector('#app[data-status="over"]')
 
-    # A rematch needs both people: one click alone does not start it.
+    # A rematch needs both people: one click alone does not start it. Nobody is waited for
+    # before anyone asked.
+    check_result_sentence(ann)
+    check_result_sentence(bea)
+    assert not (ann.text_content("#rematch-status") or "").strip()
     ann.click('[data-action="rematch"]')
     ann.wait_for_selector("#rematch-status >> text=Bea")
     bea.wait_for_selector("#rematch-status >> text=Ann")
@@ -488,6 +549,7 @@ def test_unknown_table_pages_at_360_px_and_axe(server: InProcessServer, browser:
         page.goto(f"{server.url}/?lang={lang}")
         page.wait_for_selector('[data-action="play-bot"]')
         no_sideways_scroll(page, f"start page {lang} at 360 px")
+        one_row_header(page, f"start page {lang} at 360 px")
         no_axe_violations(page, "the start page")
         page.goto(f"{server.url}/howto?lang={lang}")
         page.wait_for_selector("article.howto")

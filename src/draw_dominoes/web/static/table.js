@@ -351,7 +351,7 @@ function topBar(message, heading) {
     el("h1", { id: "status", class: "table-heading" }, heading),
     scores,
     view ? el("p", { class: "target" }, t("target", { target: view.target })) : null,
-    view ? soundButton() : null,
+    view && message.you !== null ? soundButton() : null,
     el("p", { id: "connection", class: "connection", hidden: true, role: "status" }),
     el("p", { id: "errors", role: "alert", class: "errors" }));
 }
@@ -884,9 +884,9 @@ function resultSentence(message) {
   const winner = winners[0];
   if (you !== null && winner === you) return t("result_you_won", { score: best, other: runnerUp });
   // Every reader sees the same result: the winner against the best of the rest.
-  const sentence = t("result_other_won", { name: seatNames[winner], score: best, other: runnerUp });
-  if (you !== null && scores[you] !== runnerUp) return `${sentence} ${t("result_your_score", { score: scores[you] })}`;
-  return sentence;
+  const facts = { name: seatNames[winner], score: best, other: runnerUp };
+  if (you !== null && scores[you] !== runnerUp) return t("result_other_won_you", { ...facts, mine: scores[you] });
+  return t("result_other_won", facts);
 }
 
 function renderMatchEnd(message) {
