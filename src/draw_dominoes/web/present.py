@@ -159,7 +159,11 @@ def encoded_state(
             spoken = last_announcement(table, conn.lang)
             if spoken is not None:
                 message["announce"] = spoken
-        text = encode_state(message, table)
+        sheet = None
+        if table.match is not None:
+            names = seat_names(table, conn.lang)
+            sheet = encoded_score_sheet(table.match.rounds, names, conn.lang)
+        text = encode_state(message, table, sheet)
         if table.pause_until is None:
             table.encoded[key] = text
     return text
@@ -170,11 +174,16 @@ def _encoded_svg(svg_text: str | None) -> str:
     return encode(svg_text)
 
 
-def encode_state(message: dict[str, Any], table: Table | None = None) -> str:
+def encode_state(
+    message: dict[str, Any], table: Table | None = None, sheet: str | None = None
+) -> str:
     """``encode(message)``, with what repeats encoded once: a line's SVG is most of a
-    state's bytes, the last round's stays the same for a whole round, and the round's
-    history and placements only grow (their prefixes are kept with ``table``)."""
+    state's bytes, the last round's stays the same for a whole round, the score sheet
+    (``sheet``, the encoded ``rounds`` with their histories) until a round ends, and the
+    round's history and placements only grow (their prefixes are kept with ``table``)."""
     rest = dict(message)
+    rounds = rest.pop("rounds")
+    rounds_text = encode(rounds) if sheet is None else sheet
     line = _encoded_svg(rest.pop("line_svg"))
     last = rest.pop("last_round")
     if last is None:
@@ -202,6 +211,8 @@ def encode_state(message: dict[str, Any], table: Table | None = None) -> str:
         + line
         + ',"last_round":'
         + last_text
+        + ',"rounds":'
+        + rounds_text
         + "}"
     )
 
@@ -352,6 +363,12 @@ def score_sheet(
             }
         )
     return sheet
+
+
+@functools.lru_cache(maxsize=1024)
+def encoded_score_sheet(rounds: tuple[Round, ...], names: tuple[str, ...], lang: str) -> str:
+    """The score sheet as JSON text: with every round's moves it is much of a state."""
+    return encode(score_sheet(rounds, names, lang))
 
 
 @functools.lru_cache(maxsize=1024)
