@@ -428,7 +428,7 @@ def test_an_unseeded_match_shows_no_seed_while_it_is_played(tmp_path: Path) -> N
     player = Player(spawn(tmp_path, "play", "--plain"), LANGUAGES["en"])
     player.play_turns(2)
     player.child.sendline("q")
-    player.child.expect(pexpect.EOF)
+    player.child.expect(pexpect.EOF, timeout=60)  # saving and quitting on a busy machine
     path = only_save(tmp_path)
     seed = str(read_save(path).match.seed)
     assert "Draw: a match to 100 points. It is saved after every move in" in player.text
@@ -471,7 +471,7 @@ def test_a_save_that_cannot_be_written_is_told_and_the_match_goes_on(tmp_path: P
     blocker.rename(tmp_path / "moved")  # and broken again before the player quits
     blocker.write_text("a file again")
     player.child.sendline("q")
-    player.child.expect(pexpect.EOF)
+    player.child.expect(pexpect.EOF, timeout=60)  # saving and quitting on a busy machine
     rest = ANSI.sub("", player.child.before)
     assert "The match could not be saved" in rest and "cannot be continued later" in rest
     assert "The match is saved. Continue it" not in rest
