@@ -352,3 +352,22 @@ def test_play_against_a_bot_starts_in_one_request(tmp_path: Path) -> None:
         assert server.hub.store.count_tables() == before  # type: ignore[union-attr]
         wrong = server.post("/api/tables", {"players": 2, "name": "Ann", "start": "yes"})
         assert wrong.json()["error"] == "bad_request"
+
+
+def test_a_person_who_joined_but_never_came_is_played_for_too(tmp_path: Path) -> None:
+    """Joined over HTTP, never opened the table: the table does not wait for them forever."""
+    with running(tmp_path, round_pause=0, away_seconds=0.3) as server:
+        table = server.create_table(2, "Ann", {}, seed=11)
+        server.join(table["table_id"], "Bea")
+        ann = Client(server, table["table_id"], table["token"])
+        ann.recv()
+        assert ann.reply_to(ann.send({"type": "start"}))["type"] == "ok"
+        state = latest(ann)
+        rng = random.Random(5)
+        while state["view"]["current_player"] != 1:
+            action = rng.choice(state["view"]["legal_actions"])
+            assert ann.reply_to(ann.send({"type": "action", "action": action}))["type"] == "ok"
+            state = latest(ann)
+        seq = state["seq"]
+        moved = ann.state_where(lambda m: m["seq"] > seq, timeout=10)
+        assert moved["table"]["seats"][1]["away"] is True

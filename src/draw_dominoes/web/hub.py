@@ -539,9 +539,9 @@ class Hub:
         seat = match.current_player
         if table.seats[seat].kind != "human" or table.plays_itself(seat):
             return
-        left = table.left_at.get(seat)
-        if left is None:
+        if seat in table.present_people():
             return
+        left = table.left_at.get(seat, table.turn_since)  # or never came after joining
         due = max(left, table.turn_since) + self.away_seconds
         self._timer(table, "away", due - self.clock(), lambda: self._check_away(table))
 
@@ -550,9 +550,11 @@ class Hub:
         if match is None or match.is_over or table.pause_until is not None:
             return
         seat = match.current_player
-        left = table.left_at.get(seat)
-        if left is None or table.plays_itself(seat) or table.seats[seat].kind != "human":
+        if table.plays_itself(seat) or table.seats[seat].kind != "human":
             return
+        if seat in table.present_people():
+            return
+        left = table.left_at.get(seat, table.turn_since)
         if self.clock() < max(left, table.turn_since) + self.away_seconds - 1e-3:
             self._watch_away(table)
             return
