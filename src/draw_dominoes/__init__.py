@@ -1,10 +1,12 @@
 """draw-dominoes: the rules engine for Draw, the individual domino game for two to four players."""
 
 from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place, parse_action
+from .game import Game
 from .line import Connection, End, Line, Port
 from .match import Match
 from .record import RecordError
-from .round import Round, ViewSampler, hand_size_for, sample_from_view
+from .round import Round, ViewSampler, check_players, hand_size_for, sample_from_view
+from .rules import RULES, Rules
 from .tiles import ALL_TILES, VALUE_MASKS, Tile
 from .view import Outcome, PlayerView, Termination, target_for
 
@@ -14,11 +16,13 @@ __all__ = [
     "ALL_TILES",
     "DRAW",
     "PASS",
+    "RULES",
     "VALUE_MASKS",
     "Action",
     "Connection",
     "Draw",
     "End",
+    "Game",
     "IllegalActionError",
     "Line",
     "Match",
@@ -29,9 +33,11 @@ __all__ = [
     "Port",
     "RecordError",
     "Round",
+    "Rules",
     "Termination",
     "Tile",
     "ViewSampler",
+    "check_players",
     "hand_size_for",
     "parse_action",
     "sample_from_view",

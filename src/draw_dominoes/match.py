@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from .actions import Action, IllegalActionError
-from .round import Round, _check_players, new_seed
+from .round import Round, check_players, new_seed
 from .view import PlayerView, target_for
 
 __all__ = ["Match"]
@@ -25,7 +25,7 @@ class Match:
     _current: Round
 
     def __init__(self, players: int, seed: int | None = None, first_leader: int | None = None):
-        n = _check_players(players)
+        n = check_players(players)
         self._n = n
         self._seed = new_seed() if seed is None else seed
         self._rng = random.Random(self._seed)

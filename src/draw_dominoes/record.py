@@ -8,6 +8,7 @@ from typing import Any, Final
 from .actions import IllegalActionError, parse_action
 from .match import Match
 from .round import Round
+from .rules import RULES
 from .tiles import Tile
 
 __all__ = [
@@ -120,8 +121,10 @@ def _check_header(record: object, kind: str) -> dict[str, Any]:
     if _field(record, "kind", str, "record") != kind:
         raise RecordError(f"record: expected a {kind} record")
     players = _field(record, "players", int, "record")
-    if not 2 <= players <= 4:
-        raise RecordError(f"record: players must be 2 to 4, not {players}")
+    if not RULES.allows(players):
+        raise RecordError(
+            f"record: players must be {RULES.min_players} to {RULES.max_players}, not {players}"
+        )
     assert isinstance(record, dict)
     return record
 
@@ -169,17 +172,15 @@ def round_from_record(record: object) -> Round:
     if len(hands) != players:
         raise RecordError(f"record: the deal has {len(hands)} hands for {players} players")
     scores = _field(record, "scores", list, "record") if "scores" in record else None
+    seed = record.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"record: the seed must be an integer, not {seed!r}")
     try:
-        round_ = Round.from_deal(hands, boneyard, leader, scores=scores)
+        round_ = Round.from_deal(hands, boneyard, leader, scores=scores, seed=seed)
     except ValueError as exc:
         raise RecordError(f"record: {exc}") from None
-    seed = record.get("seed")
-    if seed is not None:
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RecordError(f"record: the seed must be an integer, not {seed!r}")
-        if Round.new(players, seed=seed, leader=leader).deal != round_.deal:
-            raise RecordError(f"record: the deal is not the one seed {seed} gives")
-        round_._seed = seed
+    if seed is not None and Round.new(players, seed=seed, leader=leader).deal != round_.deal:
+        raise RecordError(f"record: the deal is not the one seed {seed} gives")
     _play(round_, round_, _field(record, "actions", list, "record"), "record")
     return round_
 

@@ -10,6 +10,7 @@ from typing import Final
 
 from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place
 from .line import Line
+from .rules import RULES
 from .tiles import (
     ALL_TILES,
     UNDRAWN,
@@ -21,19 +22,24 @@ from .tiles import (
 )
 from .view import Outcome, PlayerView, Termination, target_for
 
-__all__ = ["Round", "ViewSampler", "hand_size_for", "new_seed", "sample_from_view"]
+__all__ = [
+    "Round",
+    "ViewSampler",
+    "check_players",
+    "hand_size_for",
+    "new_seed",
+    "sample_from_view",
+]
 
 
 def hand_size_for(players: int) -> int:
     """Seven tiles each with two or three players, six with four (R2)."""
-    _check_players(players)
-    return 6 if players == 4 else 7
+    return RULES.hand_size(players)
 
 
-def _check_players(players: object) -> int:
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ValueError(f"Draw is for 2 to 4 players, not {players!r}")
-    return players
+def check_players(players: object) -> int:
+    """``players`` if the rules allow that many (2 to 4), else ValueError."""
+    return RULES.check_players(players)
 
 
 def new_seed() -> int:
@@ -42,8 +48,9 @@ def new_seed() -> int:
 
 
 _BIT: Final = attrgetter("bit")
-_NO_SCORES: Final = {n: (0,) * n for n in (2, 3, 4)}
-_LAST_DRAW: Final = 28 - UNDRAWN
+_NO_SCORES: Final = {n: (0,) * n for n in RULES.player_counts}
+TILES: Final = RULES.tile_count
+_LAST_DRAW: Final = TILES - UNDRAWN
 """Tiles are dealt and drawn from one 28-slot stock; a draw is legal while fewer than
 26 slots are used up (R2)."""
 
@@ -82,9 +89,11 @@ _BY_ENDS: Final = tuple(
     for code in range(EMPTY)
 )
 _PLAYABLE: Final = tuple(VALUE_MASKS[c // 7] | VALUE_MASKS[c % 7] for c in range(EMPTY)) + (
-    (1 << 28) - 1,
+    (1 << TILES) - 1,
 )
-_OPENING_RUNS: Final = tuple(_placement_table(ALL_TILES[k : k + 7], None) for k in range(0, 28, 7))
+_OPENING_RUNS: Final = tuple(
+    _placement_table(ALL_TILES[k : k + 7], None) for k in range(0, TILES, 7)
+)
 _RUN_MASKS: Final = tuple(sum(t.bit for t in ALL_TILES[7 * k : 7 * k + 7]) for k in range(4))
 
 
@@ -175,7 +184,7 @@ class Round:
         Pass ``seed`` (or your own ``rng``); with neither, a fresh seed is chosen and
         kept in ``round.seed`` so the round can be replayed.
         """
-        n = _check_players(players)
+        n = check_players(players)
         if rng is None:
             if seed is None:
                 seed = new_seed()
@@ -183,9 +192,7 @@ class Round:
         tiles = shuffled_tiles(rng)
         if leader is None:
             leader = rng.randrange(n)
-        round_ = cls._start(n, tiles, leader, scores)
-        round_._seed = seed
-        return round_
+        return cls._start(n, tiles, leader, scores, seed)
 
     @classmethod
     def from_deal(
@@ -195,12 +202,14 @@ class Round:
         leader: int,
         *,
         scores: Sequence[int] | None = None,
+        seed: int | None = None,
     ) -> Round:
         """Start from a given deal: every one of the 28 tiles exactly once, hands sized by R2.
 
-        ``boneyard[0]`` is the first tile drawn.
+        ``boneyard[0]`` is the first tile drawn. ``seed`` records the seed the deal came
+        from (``Round.new(players, seed=seed, leader=leader)`` deals it), when known.
         """
-        n = _check_players(len(hands))
+        n = check_players(len(hands))
         hand_tiles = [[_tile(t) for t in hand] for hand in hands]
         stock = [_tile(t) for t in boneyard]
         size = hand_size_for(n)
@@ -217,7 +226,10 @@ class Round:
         missing = [str(t) for t in ALL_TILES if t not in seen]
         if missing:
             raise ValueError(f"the deal lacks {', '.join(missing)}: all 28 tiles must be dealt")
-        return cls._start(n, [t for hand in hand_tiles for t in hand] + stock, leader, scores)
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
+        dealt = [t for hand in hand_tiles for t in hand] + stock
+        return cls._start(n, dealt, leader, scores, seed)
 
     @classmethod
     def _start(
@@ -226,6 +238,7 @@ class Round:
         tiles: list[Tile],
         leader: int,
         scores: Sequence[int] | None,
+        seed: int | None = None,
     ) -> Round:
         """A fresh round from the 28 tiles in deal order: the hands, then the boneyard."""
         if type(leader) is not int or not 0 <= leader < n:
@@ -236,43 +249,126 @@ class Round:
             score_tuple = tuple(scores)
             if len(score_tuple) != n or any(type(s) is not int or s < 0 for s in score_tuple):
                 raise ValueError(f"scores must be {n} non-negative integers, not {scores!r}")
+        size = hand_size_for(n)
+        return cls._make(
+            n=n,
+            hands=[sum(map(_BIT, tiles[i : i + size])) for i in range(0, n * size, size)],
+            stock=tiles,
+            drawn=n * size,
+            ends=EMPTY,
+            actions=[],
+            current=leader,
+            leader=leader,
+            lacks=[0] * n,
+            outcome=None,
+            scores=score_tuple,
+            dealt=n * size,
+            seed=seed,
+            line=None,
+            line_at=-1,
+        )
+
+    @classmethod
+    def _make(
+        cls,
+        *,
+        n: int,
+        hands: list[int],
+        stock: list[Tile],
+        drawn: int,
+        ends: int,
+        actions: list[Action],
+        current: int,
+        leader: int,
+        lacks: list[int],
+        outcome: Outcome | None,
+        scores: tuple[int, ...],
+        dealt: int,
+        seed: int | None,
+        line: Line | None,
+        line_at: int,
+    ) -> Round:
+        """The one place that sets every field: a new field is added here, or nowhere."""
         self = object.__new__(cls)
         self._n = n
-        size = 6 if n == 4 else 7
-        self._hands = [sum(map(_BIT, tiles[i : i + size])) for i in range(0, n * size, size)]
-        self._stock = tiles
-        self._dealt = self._drawn = n * size
-        self._ends = EMPTY
-        self._actions = []
-        self._current = leader
+        self._hands = hands
+        self._stock = stock
+        self._drawn = drawn
+        self._ends = ends
+        self._actions = actions
+        self._current = current
         self._leader = leader
-        self._lacks = [0] * n
-        self._outcome = None
-        self._scores = score_tuple
-        self._seed = None
-        self._line = None
-        self._line_at = -1
+        self._lacks = lacks
+        self._outcome = outcome
+        self._scores = scores
+        self._dealt = dealt
+        self._seed = seed
+        self._line = line
+        self._line_at = line_at
         return self
 
+    def __init__(self) -> None:
+        raise TypeError(
+            "a Round is dealt, not built: use Round.new(players, seed=...) or "
+            "Round.from_deal(hands, boneyard, leader)"
+        )
+
     def clone(self) -> Round:
-        """An independent copy (for search)."""
-        other = object.__new__(Round)
-        other._n = self._n
-        other._hands = self._hands[:]
-        other._stock = self._stock
-        other._drawn = self._drawn
-        other._ends = self._ends
-        other._actions = self._actions[:]
-        other._current = self._current
-        other._leader = self._leader
-        other._lacks = self._lacks[:]
-        other._outcome = self._outcome
-        other._scores = self._scores
-        other._dealt = self._dealt
-        other._seed = self._seed
-        other._line = self._line
-        other._line_at = self._line_at
+        """An independent copy (for search), of the same class."""
+        return type(self)._make(
+            n=self._n,
+            hands=self._hands[:],
+            stock=self._stock,
+            drawn=self._drawn,
+            ends=self._ends,
+            actions=self._actions[:],
+            current=self._current,
+            leader=self._leader,
+            lacks=self._lacks[:],
+            outcome=self._outcome,
+            scores=self._scores,
+            dealt=self._dealt,
+            seed=self._seed,
+            line=self._line,
+            line_at=self._line_at,
+        )
+
+    @classmethod
+    def template_from_view(cls, view: PlayerView, known_hands: list[int]) -> Round:
+        """The position of ``view`` with only ``known_hands`` (one mask a seat) and no
+        boneyard: not playable until a sampler completes it with ``with_hidden``."""
+        n = view.players
+        values = view.line.end_values
+        outcome = view.outcome
+        credits = outcome.credits if outcome else (0,) * n
+        return cls._make(
+            n=n,
+            hands=known_hands,
+            stock=[],
+            drawn=TILES,
+            ends=7 * values[0] + values[1] if values else EMPTY,
+            actions=[action for _, action in view.history],
+            current=view.current_player,
+            leader=view.leader,
+            lacks=[sum(1 << v for v in lacked) for lacked in view.lacking],
+            outcome=outcome,
+            scores=tuple(s - c for s, c in zip(view.scores, credits, strict=True)),
+            dealt=-1,
+            seed=None,
+            line=view.line,
+            line_at=len(view.history),
+        )
+
+    def with_hidden(self, hands: dict[int, int], boneyard: list[Tile]) -> Round:
+        """A copy with the hidden ``hands`` (seat: mask) and the ``boneyard`` (in draw
+        order) filled in; the drawn part of the stock is unknown, so left as filler."""
+        other = self.clone()
+        for seat, mask in hands.items():
+            other._hands[seat] = mask
+        other._drawn = drawn = TILES - len(boneyard)
+        other._stock = [ALL_TILES[0]] * drawn + boneyard
         return other
+
 
     # ----------------------------------------------------------------- state
 
@@ -344,7 +440,7 @@ class Round:
 
     @property
     def boneyard_size(self) -> int:
-        return 28 - self._drawn
+        return TILES - self._drawn
 
     @property
     def drawable(self) -> int:
@@ -462,9 +558,10 @@ class Round:
             drawn = self._drawn
             if drawn >= _LAST_DRAW:
                 raise IllegalActionError(
-                    f"no drawing: the boneyard is down to {28 - drawn} tiles, which stay undrawn",
+                    f"no drawing: the boneyard is down to {TILES - drawn} tiles,"
+                    " which stay undrawn",
                     "no_draw",
-                    left=28 - drawn,
+                    left=TILES - drawn,
                 )
             self._hands[seat] |= self._stock[drawn].bit
             self._drawn = drawn + 1
@@ -548,7 +645,7 @@ class Round:
             current_player=self._current,
             hand=tiles_of_mask(self._hands[seat]),
             line=self.line,
-            boneyard_size=28 - self._drawn,
+            boneyard_size=TILES - self._drawn,
             hand_sizes=self.hand_sizes,
             scores=self._scores if outcome is None else _plus(self._scores, outcome.credits),
             target=target_for(self._n),
@@ -567,7 +664,8 @@ class Round:
 
     def __repr__(self) -> str:
         state = "over" if self._outcome else f"player {self._current} to act"
-        return f"<Round {self._n} players, {state}, line {self.line}, boneyard {28 - self._drawn}>"
+        left = TILES - self._drawn
+        return f"<Round {self._n} players, {state}, line {self.line}, boneyard {left}>"
 
 
 # --------------------------------------------------------------------- determinization
@@ -593,49 +691,38 @@ class ViewSampler:
     gives for the same ``rng`` state.
     """
 
-    __slots__ = ("_forbidden", "_hidden", "_hidden_bits", "_others", "_sizes", "_template")
+    __slots__ = (
+        "_finished",
+        "_forbidden",
+        "_hidden",
+        "_hidden_bits",
+        "_others",
+        "_sizes",
+        "_template",
+    )
 
     def __init__(self, view: PlayerView) -> None:
         n = view.players
         outcome = view.outcome
         lacking = view.lacking
-        # The round every draw starts from: the view's position with only the known hands;
-        # each draw clones it and fills in the other hands and the boneyard.
-        template = object.__new__(Round)
-        template._n = n
-        template._stock = []
-        template._drawn = 28
-        values = view.line.end_values
-        template._ends = 7 * values[0] + values[1] if values else EMPTY
-        template._actions = [action for _, action in view.history]
-        template._current = view.current_player
-        template._leader = view.leader
-        template._lacks = [sum(1 << v for v in values_) for values_ in lacking]
-        template._outcome = outcome
-        credits = outcome.credits if outcome else (0,) * n
-        template._scores = tuple(
-            score - credit for score, credit in zip(view.scores, credits, strict=True)
-        )
-        template._dealt = -1
-        template._seed = None
-        template._line = view.line
-        template._line_at = len(view.history)
         if outcome is not None:
             # After the round nothing is hidden but the boneyard order, which no longer matters.
-            template._hands = [sum(t.bit for t in h) for h in view.revealed_hands]
-            known = sum(template._hands) | sum(t.bit for t in view.line.tiles)
+            hands = [sum(t.bit for t in h) for h in view.revealed_hands]
+            known = sum(hands) | sum(t.bit for t in view.line.tiles)
             self._others: list[int] = []
             self._sizes: list[int] = []
             self._forbidden: list[int] = []
         else:
             own = sum(t.bit for t in view.hand)
             known = own | sum(t.bit for t in view.line.tiles)
-            template._hands = [0] * n
-            template._hands[view.player] = own
+            hands = [0] * n
+            hands[view.player] = own
             self._others = [seat for seat in range(n) if seat != view.player]
             self._sizes = [view.hand_sizes[seat] for seat in self._others]
             self._forbidden = [_values_mask(lacking[seat]) for seat in self._others]
-        self._template = template
+        # The round every draw starts from: the view's position with only the known hands.
+        self._template = Round.template_from_view(view, hands)
+        self._finished = outcome is not None
         self._hidden = [t for t in ALL_TILES if not known & t.bit]
         self._hidden_bits = [t.bit for t in self._hidden]
         if outcome is None and len(self._hidden) != sum(self._sizes) + view.boneyard_size:
@@ -644,22 +731,18 @@ class ViewSampler:
     def sample(self, rng: random.Random) -> Round:
         """One full round, drawn uniformly from those consistent with the view."""
         hidden = self._hidden
-        r = self._template.clone()
-        if r._outcome is not None:
+        hands: dict[int, int] = {}
+        if self._finished:
             stock = hidden[:]
         else:
             dealt = _deal_hidden(hidden, self._hidden_bits, self._sizes, self._forbidden, rng)
-            hands = r._hands
             dealt_mask = 0
             for seat, mask in zip(self._others, dealt):
                 hands[seat] = mask
                 dealt_mask |= mask
             stock = [t for t in hidden if not dealt_mask & t.bit]
         rng.shuffle(stock)
-        # The stock keeps its 28 slots: the drawn part is unknown here, so it is left empty.
-        r._drawn = drawn = 28 - len(stock)
-        r._stock = [ALL_TILES[0]] * drawn + stock
-        return r
+        return self._template.with_hidden(hands, stock)
 
 
 def _values_mask(values: frozenset[int]) -> int:

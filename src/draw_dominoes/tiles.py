@@ -7,6 +7,8 @@ import random
 import re
 from typing import Final
 
+from .rules import RULES
+
 __all__ = [
     "ALL_TILES",
     "UNDRAWN",
@@ -17,7 +19,7 @@ __all__ = [
     "tiles_of_mask",
 ]
 
-UNDRAWN: Final = 2
+UNDRAWN: Final = RULES.undrawn
 """The boneyard's final two tiles are never drawn (R2)."""
 
 _TILE_RE: Final = re.compile(r"\s*\[\s*([0-6])\s*\|\s*([0-6])\s*\]\s*")

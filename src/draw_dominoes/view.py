@@ -8,6 +8,7 @@ from typing import Any
 
 from .actions import Action, Draw, Pass, Place
 from .line import Line
+from .rules import RULES
 from .tiles import UNDRAWN, Tile
 
 __all__ = ["Outcome", "PlayerView", "Termination", "target_for"]
@@ -15,7 +16,7 @@ __all__ = ["Outcome", "PlayerView", "Termination", "target_for"]
 
 def target_for(players: int) -> int:
     """The match target: 100 with two players, 61 with three or four (R20)."""
-    return 100 if players == 2 else 61
+    return RULES.target(players)
 
 
 class Termination(enum.StrEnum):

@@ -7,6 +7,7 @@ from typing import Literal
 from ..actions import IllegalActionError
 from ..match import Match
 from ..round import Round
+from ..rules import RULES
 from ..view import Outcome, PlayerView
 from .encoding import id_to_action
 
@@ -32,8 +33,7 @@ def check_options(
     ``reward``) and the shared knobs (``illegal_action_reward``, ``render_mode`` and, for
     PettingZoo, ``max_cycles``).
     """
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ValueError(f"Draw is for 2 to 4 players, not {players!r}")
+    RULES.check_players(players)
     if episode not in EPISODES:
         raise ValueError(f"episode is 'round' or 'match', not {episode!r}")
     if reward not in REWARDS:

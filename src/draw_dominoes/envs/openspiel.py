@@ -28,6 +28,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 from ..actions import Draw, IllegalActionError, Place
 from ..round import Round, hand_size_for, sample_from_view
+from ..rules import RULES
 from ..tiles import ALL_TILES, Tile
 from ..view import PlayerView
 from ._table import rewards_for
@@ -82,8 +83,7 @@ class DrawDominoesGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = params or {}
         players = int(params.get("players", 2))
-        if not 2 <= players <= 4:
-            raise ValueError(f"Draw is for 2 to 4 players, not {players}")
+        RULES.check_players(players)
         self.players = players
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -242,18 +242,52 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
         sampled = sample_from_view(self._round.view(player_id), rng)
         hands, drawn = _a_deal_behind(sampled, self._size)
         state = DrawDominoesState(self.get_game())
-        state._leader = sampled.leader
-        state._dealt = [t for hand in hands for t in hand]
-        state._drawn = drawn
-        state._round = sampled
-        state._drawing = self._drawing
+        state.take_over(sampled, [t for hand in hands for t in hand], drawn, self._drawing)
         return state
 
+    def take_over(self, round_: Round, dealt: list[Tile], drawn: list[Tile], drawing: bool) -> None:
+        """Continue from ``round_``, as if ``dealt`` had been dealt and ``drawn`` drawn."""
+        self._leader = round_.leader
+        self._dealt = dealt
+        self._drawn = drawn
+        self._round = round_
+        self._drawing = drawing
+
+    @property
+    def is_dealt(self) -> bool:
+        """Whether the chance nodes of the deal are behind us and a round is being played."""
+        return self._round is not None
+
+    def describe(self, player: int) -> str:
+        """The view of ``player`` as text: own hand, then the public facts and history (R21)."""
+        return f"{self.private_text(player)}; {self.public_text()}"
+
+    def private_text(self, player: int) -> str:
+        """What only ``player`` knows: its hand (while dealing, the tiles dealt to it so far)."""
+        if player < 0:
+            raise ValueError(f"no information state for player {player}")
+        if self._round is None:
+            size = self._size
+            mine = self._dealt[player * size : (player + 1) * size]
+            return f"p{player} dealing, hand {' '.join(map(str, mine))}"
+        return f"p{player} hand {' '.join(map(str, self.view(player).hand))}"
+
+    def public_text(self) -> str:
+        """What every seat knows: the leader, the scores and the history; no hand tile (R21)."""
+        if self._round is None:
+            leader = "not drawn" if self._leader is None else self._leader
+            return f"dealing; leader {leader}; dealt {len(self._dealt)}"
+        round_ = self._round
+        history = " ".join(f"{seat}:{action}" for seat, action in round_.history)
+        return f"leader {round_.leader}; scores {list(round_.scores)}; history {history}" + (
+            "; drawing" if self._drawing else ""
+        )
+
     def information_state_string(self, player: int | None = None) -> str:
-        return _describe(self, self.current_player() if player is None else player)
+        return self.describe(self.current_player() if player is None else player)
 
     def observation_string(self, player: int | None = None) -> str:
-        return _describe(self, self.current_player() if player is None else player)
+        return self.describe(self.current_player() if player is None else player)
 
     def __str__(self) -> str:
         if self._round is None:
@@ -294,34 +328,6 @@ def _a_deal_behind(sampled: Round, size: int) -> tuple[list[list[Tile]], list[Ti
     return hands, drawn
 
 
-def _describe(state: DrawDominoesState, player: int) -> str:
-    """The view of ``player`` as text: own hand, then the public facts and history (R21)."""
-    return f"{_private_text(state, player)}; {_public_text(state)}"
-
-
-def _private_text(state: DrawDominoesState, player: int) -> str:
-    """What only ``player`` knows: its hand (while dealing, the tiles dealt to it so far)."""
-    if player < 0:
-        raise ValueError(f"no information state for player {player}")
-    if state._round is None:
-        size = state._size
-        mine = state._dealt[player * size : (player + 1) * size]
-        return f"p{player} dealing, hand {' '.join(map(str, mine))}"
-    return f"p{player} hand {' '.join(map(str, state.view(player).hand))}"
-
-
-def _public_text(state: DrawDominoesState) -> str:
-    """What every seat knows: the leader, the scores and the history; no hand tile (R21)."""
-    if state._round is None:
-        leader = "not drawn" if state._leader is None else state._leader
-        return f"dealing; leader {leader}; dealt {len(state._dealt)}"
-    round_ = state._round
-    history = " ".join(f"{seat}:{action}" for seat, action in round_.history)
-    return f"leader {round_.leader}; scores {list(round_.scores)}; history {history}" + (
-        "; drawing" if state._drawing else ""
-    )
-
-
 class DrawObserver:
     """OpenSpiel's Python observer: the shared observation vector, and the history for recall.
 
@@ -350,7 +356,7 @@ class DrawObserver:
 
     def set_from(self, state: DrawDominoesState, player: int) -> None:
         self.tensor.fill(0)
-        if state._round is None:
+        if not state.is_dealt:
             return
         view = state.view(player)
         vector = observation(view)
@@ -369,10 +375,10 @@ class DrawObserver:
         if not self._private:
             if player < 0:
                 raise ValueError(f"no observation for player {player}")
-            return _public_text(state)
+            return state.public_text()
         if not self._public:
-            return _private_text(state, player)
-        return _describe(state, player)
+            return state.private_text(player)
+        return state.describe(player)
 
 
 pyspiel.register_game(GAME_TYPE, DrawDominoesGame)

@@ -15,6 +15,7 @@ from typing import Any
 from .. import bots
 from ..match import Match
 from ..round import Round
+from ..rules import RULES
 
 __all__ = [
     "FORMAT",
@@ -50,7 +51,7 @@ class Tournament:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4):
+        if not RULES.allows(self.players):
             raise ValueError(f"a table seats 2 to 4 players, not {self.players!r}")
         if self.unit not in ("match", "round"):
             raise ValueError(f"the unit is 'match' or 'round', not {self.unit!r}")

@@ -14,6 +14,7 @@ from typing import Any
 from .. import bots, record
 from ..actions import Action, IllegalActionError, parse_action
 from ..match import Match
+from ..rules import RULES
 from . import present
 from .names import BadName, check_name
 from .scheduler import BotScheduler
@@ -134,7 +135,7 @@ class Hub:
 
     @staticmethod
     def _rebuild(row: TableRow) -> Table:
-        if type(row.players) is not int or not 2 <= row.players <= 4:
+        if not RULES.allows(row.players):
             raise ValueError(f"bad player count {row.players!r}")
         if [s.seat for s in row.seats] != list(range(row.players)):
             raise ValueError("the seats do not match the player count")
@@ -211,7 +212,7 @@ class Hub:
     ) -> tuple[Table, str]:
         """A new table; the creator holds seat 0. ``bot_levels`` maps seats to bot levels;
         a ``public`` table is listed on the start page while it waits for players."""
-        if type(players) is not int or not 2 <= players <= 4:
+        if not RULES.allows(players):
             raise UserError("bad_players")
         if public is None:
             public = False
