@@ -102,3 +102,15 @@ def test_no_underscore_name_of_round_is_used_outside_round_py() -> None:
                 base = node.value
                 foreign = not isinstance(base, ast.Name) or "round" in base.id
                 assert not foreign, f"{path.relative_to(SRC)}:{node.lineno}: {ast.unparse(node)}"
+
+
+def test_the_languages_are_the_catalogue_folders_and_nobody_lists_them_again() -> None:
+    from draw_dominoes.i18n import LANGUAGES
+
+    folders = sorted(p.name for p in (SRC / "i18n" / "locales").iterdir() if p.is_dir())
+    assert sorted(LANGUAGES) == folders and LANGUAGES[0] == "en"
+    literal = ('("en", "de")', "('en', 'de')", '["en", "de"]', "(2, 3, 4)", "2 <= players <= 4")
+    for path in sorted(SRC.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        found = [lit for lit in literal if lit in text]
+        assert not found, f"{path.relative_to(SRC)} spells out {found}: ask RULES or LANGUAGES"

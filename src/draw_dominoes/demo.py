@@ -6,12 +6,14 @@ import argparse
 import random
 
 from . import Match
+from .i18n import LANGUAGES
+from .rules import RULES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--players", type=int, default=2, choices=RULES.player_counts)
     parser.add_argument("--seed", type=int, default=None, help="replay the same match")
-    parser.add_argument("--lang", choices=("en", "de"), default="en")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en")
 
 
 def run(args: argparse.Namespace) -> int:

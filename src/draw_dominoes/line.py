@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
-from typing import Final
 
 from .actions import IllegalActionError
 from .tiles import Tile
@@ -21,8 +21,8 @@ class Port(enum.Enum):
     LINE_B = "line B"
 
     def label(self, lang: str = "en") -> str:
-        """The port's name in ``lang`` ("en" or "de"), exactly as R12 writes it."""
-        return _PORT_NAMES[_check_lang(lang)][self]
+        """The port's name in ``lang``, exactly as R12 writes it."""
+        return _words(lang)[2][self]
 
     @property
     def order(self) -> int:
@@ -30,28 +30,16 @@ class Port(enum.Enum):
         return 0 if self in (Port.HIGH_END, Port.LINE_A) else 1
 
 
-_PORT_NAMES: Final = {
-    "en": {p: p.value for p in Port},
-    "de": {
-        Port.HIGH_END: "Ende mit größerer Augenzahl",
-        Port.LOW_END: "Ende mit kleinerer Augenzahl",
-        Port.LINE_A: "Linienseite A",
-        Port.LINE_B: "Linienseite B",
-    },
-}
+@functools.cache
+def _words(lang: str) -> tuple[str, str, dict[Port, str]]:
+    """R12's template, its word for "none" and the port names, from the ``line`` catalogue
+    of ``lang`` (a new language is a new catalogue folder). Imported here, not at the top:
+    the catalogues' module imports the views, which import this one."""
+    from .i18n import catalogue, check_language
 
-_DESCRIPTION: Final = {
-    "en": ("Tiles: {T}. Connections: {C}. Legal continuation ports: {P}.", "none"),
-    "de": ("Steine: {T}. Verbindungen: {C}. Freie Anlegestellen: {P}.", "keine"),
-}
-
-LANGUAGES: Final = ("en", "de")
-
-
-def _check_lang(lang: str) -> str:
-    if lang not in _PORT_NAMES:
-        raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
-    return lang
+    words = catalogue(check_language(lang), "line")
+    ports = {port: words[f"line.port_{port.name.lower()}"] for port in Port}
+    return words["line.description"], words["line.none"], ports
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,12 +192,11 @@ class Line:
         return new
 
     def describe(self, lang: str = "en") -> str:
-        """The line's text alternative, exactly as R12 prescribes, in "en" or "de"."""
+        """The line's text alternative, exactly as R12 prescribes, in ``lang``."""
         described = self._described.get(lang)
         if described is not None:
             return described
-        template, none = _DESCRIPTION[_check_lang(lang)]
-        names = _PORT_NAMES[lang]
+        template, none, names = _words(lang)
         tiles = ", ".join(str(t) for t in self._tiles) or none
         connections = "; ".join(
             f"{c.parent} ({names[c.parent_port]}) – {c.child} ({names[c.child_port]})"

@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "catalogue",
+    "check_language",
     "domains",
     "explain_outcome",
     "explain_refusal",
@@ -29,11 +30,22 @@ __all__ = [
     "translate",
 ]
 
-LANGUAGES: tuple[str, ...] = ("en", "de")
 DEFAULT_LANGUAGE = "en"
 
 
-def _check(lang: str) -> str:
+def _languages() -> tuple[str, ...]:
+    """Every catalogue folder, the default first: adding a language is adding a folder."""
+    folder = resources.files(__package__).joinpath("locales")
+    found = sorted(p.name for p in folder.iterdir() if p.is_dir() and p.name != "__pycache__")
+    return (DEFAULT_LANGUAGE, *(lang for lang in found if lang != DEFAULT_LANGUAGE))
+
+
+LANGUAGES: tuple[str, ...] = _languages()
+"""The languages everything is shown in (``en``, ``de``): the one list of them."""
+
+
+def check_language(lang: str) -> str:
+    """``lang`` if there is a catalogue for it, else ValueError naming the choices."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
     return lang
@@ -48,7 +60,7 @@ def domains() -> list[str]:
 @cache
 def catalogue(lang: str, domain: str) -> Mapping[str, str]:
     """All messages of one domain in one language."""
-    path = resources.files(__package__).joinpath("locales", _check(lang), f"{domain}.json")
+    path = resources.files(__package__).joinpath("locales", check_language(lang), f"{domain}.json")
     data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return data
 

@@ -6,6 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..i18n import LANGUAGES
+from ..rules import RULES
+
 HUMAN = "human"
 
 
@@ -28,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=None, help="a seed for a reproducible match")
     parser.add_argument(
-        "--lang", choices=("en", "de"), default=None, help="language (default: from LANG)"
+        "--lang", choices=LANGUAGES, default=None, help="language (default: from LANG)"
     )
     parser.add_argument(
         "--plain", action="store_true", help="no colour, no cursor movement (screen readers, logs)"
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         return session.play(resumed=True)
 
     players = args.seat or [HUMAN, "greedy"]
-    if not 2 <= len(players) <= 4:
+    if not RULES.allows(len(players)):
         return fail("error_seat_count", count=len(players))
     if len(args.name) > len(players):
         return fail("error_name_count", names=len(args.name), seats=len(players))

@@ -6,13 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..i18n import LANGUAGES
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file", metavar="FILE", help="a save of draw-dominoes play, or a game record"
     )
     parser.add_argument(
-        "--lang", choices=("en", "de"), default=None, help="language (default: from LANG)"
+        "--lang", choices=LANGUAGES, default=None, help="language (default: from LANG)"
     )
     parser.add_argument(
         "--plain", action="store_true", help="no colour, no cursor movement (screen readers, logs)"

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .. import bots, record
+from ..i18n import LANGUAGES
 from ..match import Match
 
 __all__ = [
@@ -141,7 +142,7 @@ def read_save(path: Path) -> Saved:
     if document.get("version") != SAVE_VERSION:
         raise SaveError(f"{path}: save version {document.get('version')!r} is not supported")
     lang = document.get("lang")
-    if lang not in ("en", "de"):
+    if lang not in LANGUAGES:
         raise SaveError(f"{path}: unknown language {lang!r}")
     seats_data = document.get("seats")
     if not isinstance(seats_data, list):

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..rules import RULES
+
 __all__ = ["DEFAULT_MATCHES", "add_arguments", "parse_option", "run", "tables_for"]
 
 DEFAULT_MATCHES = 100
@@ -24,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="comma-separated bot names, one a seat (names may repeat: ismcts,greedy,greedy); "
         "with more names than --players, every table of distinct bots is played",
     )
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--players", type=int, choices=RULES.player_counts, default=2)
     parser.add_argument(
         "--matches",
         type=int,

@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import bots, record
-from ..i18n import catalogue, translate
+from ..i18n import LANGUAGES, catalogue, translate
 from ..render.howto import howto_html
 from ..render.svg import tile_svg
 from ..tiles import Tile
@@ -119,7 +119,7 @@ def parse_width(text: str | None) -> int:
 
 def pick_lang(*candidates: str | None) -> str:
     for lang in candidates:
-        if lang in ("en", "de"):
+        if lang in LANGUAGES:
             return lang
     return "en"
 
@@ -208,6 +208,12 @@ def page(body: str, lang: str, title: str, page_name: str) -> str:
     def t(key: str) -> str:
         return html.escape(translate(f"web.{key}", lang))
 
+    options = "\n".join(
+        f'      <option value="{code}"{" selected" if code == lang else ""}>'
+        f"{html.escape(translate('common.language_name', code))}</option>"
+        for code in LANGUAGES
+    )
+
     return f"""<!doctype html>
 <html lang="{lang}">
 <head>
@@ -217,7 +223,7 @@ def page(body: str, lang: str, title: str, page_name: str) -> str:
 <link rel="stylesheet" href="/static/style.css">
 <link rel="icon" href="/tile/6-6.svg">
 </head>
-<body data-page="{page_name}" data-lang="{lang}">
+<body data-page="{page_name}" data-lang="{lang}" data-languages="{" ".join(LANGUAGES)}">
 <a class="skip" href="#main">{t("skip_to_content")}</a>
 <header class="top">
   <a class="brand" href="/">{t("app_title")}</a>
@@ -227,8 +233,7 @@ def page(body: str, lang: str, title: str, page_name: str) -> str:
   </nav>
   <label class="lang-switch">{t("language")}
     <select id="lang-select">
-      <option value="en"{" selected" if lang == "en" else ""}>English</option>
-      <option value="de"{" selected" if lang == "de" else ""}>Deutsch</option>
+{options}
     </select>
   </label>
 </header>
@@ -395,7 +400,7 @@ def create_app(
 
     @app.get("/api/i18n/{lang}")
     def messages_of(lang: str) -> JSONResponse:
-        if lang not in ("en", "de"):
+        if lang not in LANGUAGES:
             return JSONResponse({"error": "bad_lang", "message": lang}, status_code=404)
         return JSONResponse(dict(catalogue(lang, "web")))
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import bots, record
 from ..actions import Action, IllegalActionError, parse_action
+from ..i18n import LANGUAGES
 from ..match import Match
 from ..rules import RULES
 from . import present
@@ -387,7 +388,7 @@ class Hub:
         table.touched = self.clock()
         if kind == "hello":
             lang = message.get("lang")
-            if lang in ("en", "de"):
+            if lang in LANGUAGES:
                 conn.lang = lang
             if "width" in message:
                 conn.width = present.snap_width(message.get("width"))

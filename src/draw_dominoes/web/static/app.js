@@ -63,8 +63,10 @@ window.addEventListener("resize", () => {
 async function start() {
   const stored = localStorage.getItem("lang");
   const explicit = new URLSearchParams(window.location.search).get("lang");
-  if (explicit === "en" || explicit === "de") rememberLang(explicit);
-  if (explicit === "en" || explicit === "de" || body.dataset.page === "howto") {
+  // The server lists its languages on the page: one list, kept by the catalogues.
+  const known = (body.dataset.languages || "en").split(" ").includes(explicit);
+  if (known) rememberLang(explicit);
+  if (known || body.dataset.page === "howto") {
     if (!explicit && stored && stored !== app.lang) { window.location.search = `?lang=${stored}`; return; }
   } else if (stored && stored !== app.lang) {
     app.lang = stored;
