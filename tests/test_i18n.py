@@ -103,6 +103,8 @@ def _refusals() -> dict[str, IllegalActionError]:
         "pass_can_place": refused(lambda: dry.apply(PASS)),
         "not_an_action": refused(lambda: fresh.clone().apply("draw")),  # type: ignore[arg-type]
         "not_held": refused(lambda: fresh.clone().apply(Place(t("[6|6]"), None))),
+        "not_in_boneyard": refused(lambda: fresh.clone().draw_tile(t("[0|0]"))),
+        "opening_id": refused(lambda: fresh.clone().apply_id(1)),
         "opening_written": refused(lambda: fresh.clone().apply(Place(t("[0|0]"), 0))),
         "which_end": refused(lambda: opened.apply(Place(t("[2|2]"), None))),
     }

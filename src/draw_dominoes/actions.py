@@ -8,6 +8,7 @@ from typing import Final, Self, cast
 from .tiles import ALL_TILES, Tile
 
 __all__ = [
+    "ACTION_IDS",
     "DRAW",
     "PASS",
     "Action",
@@ -15,6 +16,7 @@ __all__ = [
     "IllegalActionError",
     "Pass",
     "Place",
+    "action_for_id",
     "parse_action",
 ]
 
@@ -37,15 +39,17 @@ class Place:
     """Place ``tile`` at line end ``end`` (0 = left, 1 = right, ``None`` = the opening).
 
     Interned like ``Tile``: ``Place(t, 0) is Place(t, 0)``; ``index`` numbers the
-    84 placements (``3 * tile.index`` + 0, 1, or 2 for the opening). Text: ``[1|4]`` for an
-    opening, ``[1|1]@0`` / ``[4|4]@1`` at end 0 / end 1.
+    84 placements (``3 * tile.index`` + 0, 1, or 2 for the opening), and ``id`` is the
+    action id (``2 * tile.index + end``; the opening shares its tile's end-0 id). Text:
+    ``[1|4]`` for an opening, ``[1|1]@0`` / ``[4|4]@1`` at end 0 / end 1.
     """
 
-    __slots__ = ("_text", "end", "index", "tile")
+    __slots__ = ("_text", "end", "id", "index", "tile")
 
     tile: Tile
     end: int | None
     index: int
+    id: int
     _text: str
 
     def __new__(cls, tile: Tile | str, end: int | None) -> Place:
@@ -65,6 +69,7 @@ class Place:
         object.__setattr__(place, "tile", tile)
         object.__setattr__(place, "end", end)
         object.__setattr__(place, "index", tile.index * 3 + (2 if end is None else end))
+        object.__setattr__(place, "id", tile.index * 2 + (end or 0))
         object.__setattr__(place, "_text", str(tile) if end is None else f"{tile}@{end}")
         return place
 
@@ -130,6 +135,7 @@ class Draw(_Singleton):
 
     __slots__ = ()
     _text = "draw"
+    id: Final = 56
 
 
 class Pass(_Singleton):
@@ -137,12 +143,53 @@ class Pass(_Singleton):
 
     __slots__ = ()
     _text = "pass"
+    id: Final = 57
 
 
 DRAW: Final = Draw()
 PASS: Final = Pass()
 
 Action = Place | Draw | Pass
+
+ACTION_IDS: Final = 58
+"""Action ids 0 … 57: ``2 * tile.index + end`` for a placement (the opening with a tile
+uses its end-0 id), 56 ``draw``, 57 ``pass``: a fixed integer action space for search
+and learning, ``action.id`` one way and ``action_for_id`` the other."""
+
+_BY_ID: Final[tuple[Action, ...]] = (
+    *(Place(tile, end) for tile in ALL_TILES for end in (0, 1)),
+    DRAW,
+    PASS,
+)
+_OPENING_BY_ID: Final[tuple[Action | None, ...]] = (
+    *(item for tile in ALL_TILES for item in (Place(tile, None), None)),
+    DRAW,
+    PASS,
+)
+
+
+def action_for_id(action_id: int, opening: bool) -> Action:
+    """The action with id ``action_id``; ``opening``: the line is empty, so an even id is
+    the opening with that tile. An odd id on an empty line names no action
+    (``IllegalActionError``); an id outside 0 … 57 is a ``ValueError``."""
+    if type(action_id) is not int or not 0 <= action_id < ACTION_IDS:
+        raise ValueError(
+            f"an action id is an integer from 0 to {ACTION_IDS - 1}, not {action_id!r}"
+        )
+    if not opening:
+        return _BY_ID[action_id]
+    found = _OPENING_BY_ID[action_id]
+    if found is None:
+        tile = ALL_TILES[action_id // 2]
+        raise IllegalActionError(
+            f"action {action_id} places {tile} at end 1, but the line is empty: "
+            f"the opening with {tile} is action {action_id - 1}",
+            "opening_id",
+            action=action_id,
+            tile=str(tile),
+            opening=action_id - 1,
+        )
+    return found
 
 _PLACE_RE: Final = re.compile(r"\s*(\[[^\]]*\])\s*(?:@\s*([^\s]*))?\s*")
 

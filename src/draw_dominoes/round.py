@@ -8,7 +8,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Final
 
-from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place
+from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place, action_for_id
 from .line import Line
 from .rules import RULES
 from .tiles import (
@@ -530,6 +530,36 @@ class Round:
         at0, mask0, at1, mask1 = _BY_ENDS[ends]
         actions = at0[hand & mask0] + at1[self._drawn < _LAST_DRAW][hand & mask1]
         return actions or [PASS]
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions' ids (``action.id``, 0 … 57), ascending: the integer fast path
+        for search and learning, with ``apply_id``."""
+        return sorted(action.id for action in self.legal_actions())
+
+    def apply_id(self, action_id: int) -> None:
+        """``apply`` the action with id ``action_id`` (on an empty line, an even id opens)."""
+        self.apply(action_for_id(action_id, self._ends == EMPTY))
+
+    def draw_tile(self, tile: Tile) -> None:
+        """The current player draws ``tile``, which must be in the boneyard: for a chance
+        node that chooses the tile drawn. The boneyard is reordered to put it on top, so
+        the round no longer comes from its seed."""
+        if self._outcome is not None:
+            raise IllegalActionError("the round is over", "round_over")
+        drawn, stock = self._drawn, self._stock
+        if drawn >= _LAST_DRAW:
+            self.apply(DRAW)  # refused as any draw from a closed boneyard (R2)
+        at = next((i for i in range(drawn, TILES) if stock[i] is tile), -1)
+        if at < 0:
+            raise IllegalActionError(
+                f"{tile} is not in the boneyard", "not_in_boneyard", tile=str(tile)
+            )
+        if at != drawn:
+            stock = stock[:]  # clones share the stock: reorder a copy of it
+            stock[drawn], stock[at] = stock[at], stock[drawn]
+            self._stock = stock
+            self._seed = None
+        self.apply(DRAW)
 
     def is_legal(self, action: object) -> bool:
         return self._outcome is None and action in self.legal_actions()

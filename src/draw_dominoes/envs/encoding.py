@@ -27,7 +27,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place
+from ..actions import ACTION_IDS, DRAW, PASS, Action, Draw, Pass, Place, action_for_id
 from ..tiles import ALL_TILES
 from ..view import PlayerView
 
@@ -51,21 +51,17 @@ __all__ = [
 
 ACTION_SPACE_VERSION: Final = 1
 """Bumped whenever an id changes meaning; ids of a given version never change."""
-NUM_ACTIONS: Final = 58
-"""28 tiles x 2 ends, then draw and pass."""
-DRAW_ID: Final = 56
-PASS_ID: Final = 57
+NUM_ACTIONS: Final = ACTION_IDS
+"""28 tiles x 2 ends, then draw and pass: the core's action ids."""
+DRAW_ID: Final = DRAW.id
+PASS_ID: Final = PASS.id
 MAX_SEATS: Final = 4
 
 
 def action_id(action: Action) -> int:
     """The id of ``action``; an opening ``Place(tile, None)`` shares the end-0 id of its tile."""
-    if isinstance(action, Place):
-        return 2 * action.tile.index + (action.end or 0)
-    if isinstance(action, Draw):
-        return DRAW_ID
-    if isinstance(action, Pass):
-        return PASS_ID
+    if isinstance(action, Place | Draw | Pass):
+        return action.id
     raise ValueError(f"not an action: {action!r}")
 
 
@@ -77,21 +73,7 @@ def id_to_action(action: int, line_is_empty: bool) -> Action:
     """
     if isinstance(action, np.integer):
         action = int(action)
-    if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"an action id is an integer from 0 to {NUM_ACTIONS - 1}, not {action!r}")
-    if action == DRAW_ID:
-        return DRAW
-    if action == PASS_ID:
-        return PASS
-    tile, end = ALL_TILES[action // 2], action % 2
-    if line_is_empty:
-        if end:
-            raise IllegalActionError(
-                f"action {action} places {tile} at end 1, but the line is empty: "
-                f"the opening with {tile} is action {action - 1}"
-            )
-        return Place(tile, None)
-    return Place(tile, end)
+    return action_for_id(action, line_is_empty)
 
 
 def action_name(action: int) -> str:

@@ -208,15 +208,8 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
             )
 
     def _draw(self, tile: Tile) -> None:
-        """Let the drawing seat take ``tile``: the same round, dealt with ``tile`` on top."""
-        old = self.round
-        rest = [t for t in self._hidden_pool() if t is not tile]
-        hands = [self._dealt[i * self._size : (i + 1) * self._size] for i in range(self._n)]
-        new = Round.from_deal(hands, [*self._drawn, tile, *rest], old.leader, scores=old.scores)
-        for action in old.actions:
-            new.apply(action)
-        new.apply(Draw())
-        self._round = new
+        """Let the drawing seat take ``tile``, the chance outcome: no round is rebuilt."""
+        self.round.draw_tile(tile)
         self._drawn.append(tile)
         self._drawing = False
 
