@@ -10,9 +10,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import bots
+from ..game import Game as Playing
 from ..match import Match
 from ..round import Round
 from ..rules import RULES
@@ -120,7 +121,30 @@ class Game:
     options: dict[str, dict[str, Any]]
 
 
-def play_game(game: Game) -> dict[str, Any]:
+class RoundResult(TypedDict):
+    """How one round of a game ended."""
+
+    kind: str
+    winner: int | None
+    points: int
+
+
+class GameResult(TypedDict):
+    """One finished game as the results file keeps it (one JSON line)."""
+
+    key: str
+    table: int
+    deal: int
+    seats: list[str]
+    seed: int
+    scores: list[int]
+    winners: list[int]
+    rounds: list[RoundResult]
+    decisions: list[int]
+    seconds: list[float]
+
+
+def play_game(game: Game) -> GameResult:
     """Play one game and return its result as plain JSON data.
 
     Bots get their seat's view only; a bot that needs the whole round (``omniscient``)
@@ -138,34 +162,26 @@ def play_game(game: Game) -> dict[str, Any]:
     decisions = [0] * n
     thinking = [0.0] * n
     clock = time.perf_counter
-    if game.unit == "match":
-        match = Match.new(n, seed=game.seed)
-        while not match.is_over:
-            seat = match.current_player
-            start = clock()
-            action = _choose(players[seat], match.current_round, seat)
-            thinking[seat] += clock() - start
-            decisions[seat] += 1
-            match.apply(action)
-        finished = list(match.rounds)
-        scores = list(match.scores)
-        winners = match.winners
+    playing: Playing = (
+        Match.new(n, seed=game.seed) if game.unit == "match" else Round.new(n, seed=game.seed)
+    )
+    while not playing.is_over:  # a match and a round are played alike (both are Games)
+        seat = playing.current_player
+        start = clock()
+        action = _choose(players[seat], playing, seat)
+        thinking[seat] += clock() - start
+        decisions[seat] += 1
+        playing.apply(action)
+    if isinstance(playing, Match):
+        finished = list(playing.rounds)
+        scores = list(playing.scores)
+        winners = playing.winners
     else:
-        round_ = Round.new(n, seed=game.seed)
-        while not round_.is_over:
-            seat = round_.current_player
-            start = clock()
-            action = _choose(players[seat], round_, seat)
-            thinking[seat] += clock() - start
-            decisions[seat] += 1
-            round_.apply(action)
-        finished = [round_]
-        outcome = round_.outcome
-        assert outcome is not None
-        scores = list(outcome.credits)
-        best = max(scores)
-        winners = [s for s in range(n) if scores[s] == best]
-    rounds = []
+        assert isinstance(playing, Round) and playing.outcome is not None
+        finished = [playing]
+        scores = list(playing.outcome.credits)
+        winners = [s for s in range(n) if scores[s] == max(scores)]
+    rounds: list[RoundResult] = []
     for r in finished:
         outcome = r.outcome
         assert outcome is not None
@@ -186,16 +202,19 @@ def play_game(game: Game) -> dict[str, Any]:
     }
 
 
-def _choose(bot: Any, round_: Round, seat: int) -> Any:
+def _choose(bot: Any, playing: Playing, seat: int) -> Any:
+    """The bot's action from its seat's view; only a bot that needs the whole round
+    (``omniscient``) is given the round itself."""
     if getattr(bot, "needs_round", False):
+        round_ = playing.current_round if isinstance(playing, Match) else playing
         return bot.choose_with_round(round_)
-    return bot.choose(round_.view(seat))
+    return bot.choose(playing.view(seat))
 
 
 # ------------------------------------------------------------------ results file
 
 
-def load_results(path: Path, tournament: Tournament) -> dict[str, dict[str, Any]]:
+def load_results(path: Path, tournament: Tournament) -> dict[str, GameResult]:
     """The finished games in ``path`` by key; creates the file with its header when absent.
 
     A half-written last line (a run stopped mid-write) is cut off; a header for other
@@ -220,7 +239,7 @@ def load_results(path: Path, tournament: Tournament) -> dict[str, dict[str, Any]
             f"{path} holds results of a tournament with other settings "
             f"({json.dumps(found.get('settings'))}); choose another file or remove it"
         )
-    results: dict[str, dict[str, Any]] = {}
+    results: dict[str, GameResult] = {}
     good_end = len(lines[0]) + 1
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
@@ -247,12 +266,12 @@ def load_results(path: Path, tournament: Tournament) -> dict[str, dict[str, Any]
 # ------------------------------------------------------------------ backends
 
 
-def _serial(games: list[Game], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
+def _serial(games: list[Game], workers: int, address: str | None) -> Iterator[GameResult]:
     for game in games:
         yield play_game(game)
 
 
-def _processes(games: list[Game], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
+def _processes(games: list[Game], workers: int, address: str | None) -> Iterator[GameResult]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -271,7 +290,7 @@ def _processes(games: list[Game], workers: int, address: str | None) -> Iterator
                 future.cancel()
 
 
-def _ray(games: list[Game], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
+def _ray(games: list[Game], workers: int, address: str | None) -> Iterator[GameResult]:
     import ray
 
     started_here = not ray.is_initialized()
@@ -298,7 +317,7 @@ def _ray(games: list[Game], workers: int, address: str | None) -> Iterator[dict[
             ray.shutdown()
 
 
-BACKENDS: dict[str, Callable[[list[Game], int, str | None], Iterator[dict[str, Any]]]] = {
+BACKENDS: dict[str, Callable[[list[Game], int, str | None], Iterator[GameResult]]] = {
     "serial": _serial,
     "processes": _processes,
     "ray": _ray,
@@ -313,7 +332,7 @@ def run_tournament(
     workers: int | None = None,
     address: str | None = None,
     progress: bool = False,
-) -> list[dict[str, Any]]:
+) -> list[GameResult]:
     """Play every game not yet in ``path``, appending each result as it finishes.
 
     Returns all results (old and new) in the tournament's game order, so serial,
@@ -348,7 +367,7 @@ def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
     return tqdm(total=total, initial=initial, unit="game", smoothing=0.05, dynamic_ncols=True)
 
 
-def games_by_key(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def games_by_key(records: Iterable[GameResult]) -> dict[str, GameResult]:
     return {r["key"]: r for r in records}
 
 

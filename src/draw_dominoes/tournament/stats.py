@@ -5,7 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .runner import GameResult
 
 __all__ = ["BotSummary", "Report", "bradley_terry", "summarize", "wilson"]
 
@@ -165,7 +168,7 @@ class Report:
         }
 
 
-def summarize(records: Iterable[dict[str, Any]], players: int, unit: str = "match") -> Report:
+def summarize(records: Iterable[GameResult], players: int, unit: str = "match") -> Report:
     """Per bot: match (or round) wins, round wins, points, ratings; and the head-to-head matrix.
 
     A game won by several seats together (a drawn match, R20) gives each a share.
