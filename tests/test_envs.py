@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import types
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,6 +27,7 @@ from draw_dominoes import (
     DRAW,
     PASS,
     IllegalActionError,
+    Match,
     Place,
     Round,
     Tile,
@@ -76,7 +78,7 @@ def test_bad_ids_are_refused_with_a_reason() -> None:
     for bad in (-1, 58, 3.0, "draw", None):
         with pytest.raises(ValueError, match="action id"):
             id_to_action(bad, line_is_empty=False)  # type: ignore[arg-type]
-    assert id_to_action(np.int64(56), line_is_empty=False) is DRAW
+    assert id_to_action(np.int64(56), line_is_empty=False) is DRAW  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------- observations
@@ -225,8 +227,8 @@ def test_pettingzoo_rewards_are_the_settlement(players: int) -> None:
 def test_pettingzoo_match_episode_plays_to_the_target() -> None:
     env = draw_v0.env(players=2, episode="match")
     totals, _ = _play_out(env, seed=8)
-    match = env.table.match  # type: ignore[union-attr]
-    assert match is not None and match.is_over
+    match = env.table.game  # type: ignore[union-attr]
+    assert isinstance(match, Match) and match.is_over
     assert [totals[a] for a in env.possible_agents] == list(match.scores)
     assert max(match.scores) >= 100  # R20
 
@@ -283,19 +285,19 @@ def test_gymnasium_check_env(opponents: list[str]) -> None:
     check_env(gymnasium.make(GYM_ID, opponents=opponents, seat=None, episode="match").unwrapped)
 
 
-def _gym_episode(seed: int, **kwargs: object) -> tuple[list[int], float, list[float]]:
+def _gym_episode(seed: int, **kwargs: Any) -> tuple[list[int], float, list[float]]:
     env = gymnasium.make(GYM_ID, **kwargs)
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     actions, total, first = [], 0.0, [float(x) for x in obs]
     terminated = False
     while not terminated:
-        assert np.array_equal(info["action_mask"].astype(bool), env.unwrapped.action_masks())
+        assert np.array_equal(info["action_mask"].astype(bool), env.unwrapped.action_masks())  # type: ignore[attr-defined]
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         actions.append(action)
         obs, reward, terminated, truncated, info = env.step(action)
         assert not truncated
-        total += reward
+        total += float(reward)
     return actions, total, first
 
 
@@ -308,13 +310,14 @@ def test_gymnasium_identical_seeds_give_identical_episodes() -> None:
 def test_gymnasium_reward_is_the_learners_settlement() -> None:
     env = gymnasium.make(GYM_ID, opponents=["greedy"], reward="relative")
     env.reset(seed=3)
-    total, terminated, info = 0.0, False, {}
+    total, terminated = 0.0, False
+    info: dict[str, Any] = {}
     rng = np.random.default_rng(3)
     while not terminated:
-        mask = env.unwrapped.action_masks()
+        mask = env.unwrapped.action_masks()  # type: ignore[attr-defined]
         _, reward, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
-        total += reward
-    outcome = env.unwrapped.table.round.outcome
+        total += float(reward)
+    outcome = env.unwrapped.table.round.outcome  # type: ignore[attr-defined]
     assert total == outcome.credits[0] - outcome.credits[1]
     assert not info["action_mask"].any()
 
@@ -351,7 +354,8 @@ def test_gymnasium_refuses_bots_that_are_not_offered_at_construction() -> None:
     with pytest.raises(ValueError, match="whole round"):
         gymnasium.make(GYM_ID, opponents=[bots.create("omniscient")])
     for name in bots.OFFERED:
-        assert gymnasium.make(GYM_ID, opponents=[name]).unwrapped.opponent_specs == [name]
+        env = gymnasium.make(GYM_ID, opponents=[name])
+        assert env.unwrapped.opponent_specs == [name]  # type: ignore[attr-defined]
 
 
 # ----------------------------------------------------------------- shared option checks

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 from ..actions import IllegalActionError
+from ..game import Game
 from ..match import Match
 from ..round import Round
 from ..rules import RULES
@@ -64,14 +65,20 @@ class Table:
         check_options(players, episode, reward)
         self.players = players
         self.reward: Reward = reward
-        self.match: Match | None = Match.new(players, seed=seed) if episode == "match" else None
-        self.round: Round = (
-            self.match.current_round if self.match else Round.new(players, seed=seed)
+        self.game: Game = (
+            Match.new(players, seed=seed) if episode == "match" else Round.new(players, seed=seed)
         )
+        """The episode: a match or a round, played alike."""
+        self.round: Round = self._round_of(self.game)
+
+    @staticmethod
+    def _round_of(game: Game) -> Round:
+        """The round being played (a match's current one, or the round itself)."""
+        return game.current_round if isinstance(game, Match) else cast(Round, game)
 
     @property
     def over(self) -> bool:
-        return self.match.is_over if self.match else self.round.is_over
+        return self.game.is_over
 
     @property
     def mover(self) -> int:
@@ -90,12 +97,8 @@ class Table:
         if self.over:
             raise IllegalActionError("the episode is over")
         played = self.round
-        move = id_to_action(action, not played.end_values)
-        if self.match is not None:
-            self.match.apply(move)
-            self.round = self.match.current_round
-        else:
-            played.apply(move)
+        self.game.apply(id_to_action(action, not played.end_values))
+        self.round = self._round_of(self.game)
         if played.outcome is None:
             return (0.0,) * self.players
         return rewards_for(played.outcome, self.reward)
