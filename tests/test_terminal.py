@@ -121,6 +121,8 @@ def environment(data: Path, lang: str = "en") -> dict[str, str]:
     env["TERM"] = "xterm-256color"
     env.pop("NO_COLOR", None)
     env.pop("COLUMNS", None)
+    # as after activating the virtual environment: the hints name the plain ``draw-dominoes``
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return env
 
 

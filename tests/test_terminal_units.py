@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -270,6 +272,7 @@ def test_an_unseeded_match_keeps_its_seed_off_screen_until_it_is_over(
     from draw_dominoes.cli import main
 
     monkeypatch.setenv("DRAW_DOMINOES_DATA", str(tmp_path))
+    monkeypatch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin"]))
     assert main(["play", "--seat", "greedy", "--seat", "greedy", "--plain", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     (path,) = (tmp_path / "saves").iterdir()

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
+import os
+import shlex
+import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 # Each subcommand lives in a module with ``add_arguments(parser)`` and ``run(args) -> int``.
 # Only the module of the command being run is imported: a fast start, and one part of
@@ -19,6 +24,66 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "diagram": ("draw_dominoes.render.cli", "draw a line of tiles as an SVG"),
     "demo": ("draw_dominoes.demo", "watch random players play a seeded match"),
 }
+
+# The extra each command needs, and the modules of that extra: a command whose extra is not
+# installed says in one line what to install, instead of failing with a traceback.
+EXTRAS: dict[str, str] = {
+    "play": "terminal",
+    "replay": "terminal",
+    "serve": "web",
+    "tournament": "tournament",
+}
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {
+    "terminal": ("rich",),
+    "web": ("fastapi", "starlette", "uvicorn", "websockets", "prometheus_client", "httptools"),
+    "tournament": ("ray", "matplotlib", "tqdm"),
+}
+
+
+def _missing(modules: Sequence[str]) -> str | None:
+    """The first of ``modules`` that cannot be imported, if any."""
+    for name in modules:
+        try:
+            if importlib.util.find_spec(name) is None:
+                return name
+        except (ImportError, ValueError):
+            return name
+    return None
+
+
+def _needs_extra(command: str) -> int:
+    extra = EXTRAS[command]
+    print(
+        f"draw-dominoes {command} needs the {extra} extra: pip install 'draw-dominoes[{extra}]'",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _of_extra(command: str, error: ModuleNotFoundError) -> bool:
+    """Whether ``error`` is a module of the extra ``command`` needs going missing."""
+    extra = EXTRAS.get(command)
+    top = (error.name or "").partition(".")[0]
+    return extra is not None and top in EXTRA_MODULES[extra]
+
+
+def invocation() -> str:
+    """How to run this program from a shell: ``draw-dominoes`` when that name on PATH is this
+    installation's script, else the script's absolute path, else ``python -m draw_dominoes``."""
+    here = Path(sys.executable).parent / "draw-dominoes"
+    found = shutil.which("draw-dominoes")
+    if found is not None and _same_file(found, here):
+        return "draw-dominoes"
+    if here.is_file() and os.access(here, os.X_OK):
+        return shlex.quote(str(here))
+    return f"{shlex.quote(sys.executable)} -m draw_dominoes"
+
+
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -37,12 +102,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in args_list if not a.startswith("-")), None)
-    parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(args_list)
-    if args.command is None:
-        parser.print_help()
-        return 2
-    result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    if command in EXTRAS and _missing(EXTRA_MODULES[EXTRAS[command]]) is not None:
+        return _needs_extra(command)
+    try:
+        parser = build_parser(command if command in COMMANDS else None)
+        args = parser.parse_args(args_list)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    except ModuleNotFoundError as error:
+        if command is None or not _of_extra(command, error):
+            raise
+        return _needs_extra(command)
     return result
 
 

@@ -47,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..cli import invocation
     from ..i18n import language_from_environment, translate
     from ..match import Match
     from .saves import (
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     screen = Screen(plain=args.plain)
 
     def fail(key: str, **values: object) -> int:
-        print(translate(f"terminal.{key}", lang, **values), file=sys.stderr)
+        print(translate(f"terminal.{key}", lang, command=invocation(), **values), file=sys.stderr)
         return 2
 
     if args.resume is not None:
@@ -79,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
                     return fail("error_nothing_to_resume", directory=saves_directory())
                 saved = found
         except SaveError as exc:
-            print(translate("terminal.error_bad_save", lang, problem=exc), file=sys.stderr)
+            message = translate("terminal.error_bad_save", lang, problem=exc, command=invocation())
+            print(message, file=sys.stderr)
             return 1
         if saved.match.is_over:
             return fail("error_match_over", path=saved.path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Action, Draw, Pass, Place
+from ..cli import invocation
 from ..i18n import translate
 from ..tiles import Tile
 from .saves import Seat
@@ -13,13 +14,14 @@ __all__ = ["Words"]
 
 
 class Words:
-    """``words("key", ...)`` is the message ``terminal.key`` in this language."""
+    """``words("key", ...)`` is the message ``terminal.key`` in this language; ``{command}`` in
+    a message is how to run this program from a shell (see ``draw_dominoes.cli.invocation``)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
 
     def __call__(self, name: str, /, **values: Any) -> str:
-        return translate(f"terminal.{name}", self.lang, **values)
+        return translate(f"terminal.{name}", self.lang, **{"command": invocation(), **values})
 
     def bot_label(self, bot: str) -> str:
         """A bot's name for people; a bot without a translated name keeps its registry name."""
