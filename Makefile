@@ -1,15 +1,15 @@
-# draw-dominoes: `make play` runs the game, `make test` runs every check, `make bench` measures speed.
+# draw-dominoes: `make play` runs the game, `make test` runs every check (what CI runs),
+# `make test-fast` skips the slow, browser and Ray tests, `make bench` measures speed.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-EXTRAS ?= dev,terminal,tournament,web,rl
+# The extras installed into .venv: the test suite, the developer tools and every interface.
+EXTRAS ?= test,dev,all
 comma := ,
 STAMP := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
-CORE := src/draw_dominoes/__init__.py src/draw_dominoes/tiles.py src/draw_dominoes/actions.py \
-	src/draw_dominoes/line.py src/draw_dominoes/round.py src/draw_dominoes/match.py \
-	src/draw_dominoes/view.py src/draw_dominoes/record.py
+FAST := not slow and not browser and not ray
 
-.PHONY: play serve test lint typecheck pytest bench tournament clean
+.PHONY: play serve test test-fast lint typecheck bench tournament clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,10 +26,19 @@ play: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/draw-dominoes serve $(ARGS)
 
-test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/mypy --strict $(CORE)
+test: lint typecheck
 	$(BIN)/pytest
+
+test-fast: lint typecheck
+	$(BIN)/pytest -m "$(FAST)"
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+
+# All of src strictly; the tests with their own, non-strict settings (tests/mypy.ini).
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict src/draw_dominoes
+	$(BIN)/mypy --config-file tests/mypy.ini tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py

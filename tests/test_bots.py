@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -175,7 +175,7 @@ class _WatchedRound(Round):
     """A real round that notes every action applied to it, with the seat and its choices."""
 
     __slots__ = ()
-    log: ClassVar[list[tuple[int, list[object], object]]] = []
+    log: ClassVar[list[tuple[int, list[Any], object]]] = []
 
     def apply(self, action: object) -> None:  # type: ignore[override]
         _WatchedRound.log.append((self.current_player, self.legal_actions(), action))

@@ -18,7 +18,7 @@ from draw_dominoes.envs._table import rewards_for  # noqa: E402
 from draw_dominoes.envs.openspiel import DrawDominoesState, max_player_actions  # noqa: E402
 
 
-def _game(players: int = 2) -> pyspiel.Game:
+def _game(players: int = 2) -> pyspiel.Game:  # type: ignore[name-defined]
     return pyspiel.load_game("python_draw_dominoes", {"players": players})
 
 
@@ -114,7 +114,7 @@ def test_resampling_deals_the_hidden_tiles_anew_and_plays_on() -> None:
     assert len(opponent_hands) > 1
 
 
-def _play_with(bot: pyspiel.Bot, seat: int, seed: int, determinize: bool) -> list[float]:
+def _play_with(bot: pyspiel.Bot, seat: int, seed: int, determinize: bool) -> list[float]:  # type: ignore[name-defined]
     """One round: ``bot`` at ``seat`` against uniform random play."""
     rng = random.Random(seed)
     game = _game(2)

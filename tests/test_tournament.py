@@ -16,7 +16,7 @@ from draw_dominoes.tournament.runner import ResultsFileError, load_results, seat
 CHEAP = {"pimc": {"iterations": 2}, "ismcts": {"iterations": 20}, "omniscient": {"iterations": 20}}
 
 
-def without_timing(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def without_timing(records: list[Any]) -> list[dict[str, Any]]:
     return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
 
 
@@ -46,7 +46,7 @@ def test_bradley_terry_on_a_known_example() -> None:
     assert max(cycle.values()) - min(cycle.values()) < 1e-6
 
 
-def _record(seats: list[str], scores: list[int], rounds: list[tuple[int | None, int]]) -> dict:
+def _record(seats: list[str], scores: list[int], rounds: list[tuple[int | None, int]]) -> Any:
     best = max(scores)
     return {
         "key": "-".join(seats) + str(scores),

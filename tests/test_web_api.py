@@ -107,6 +107,7 @@ def test_round_end_reveals_all_hands_and_explains_the_settlement(
     final_round = match.rounds[-1]
     assert last["number"] == len(match.rounds)
     assert last["revealed_hands"] == [[str(t) for t in final_round.hand(s)] for s in range(3)]
+    assert final_round.outcome is not None
     assert last["pip_totals"] == list(final_round.outcome.pip_totals)
     assert last["explanation"].startswith(("Domino:", "Blocked:"))  # a sentence of its own
 

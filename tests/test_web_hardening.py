@@ -496,9 +496,9 @@ def test_cross_site_requests_are_refused(make_server: Any) -> None:
     assert server.hub is not None and len(server.hub.tables) == 2
     table_id = next(iter(server.hub.tables))
     with pytest.raises(InvalidStatus) as refused:
-        connect(f"{server.ws_url}/ws/{table_id}", origin="https://evil.example")  # type: ignore[arg-type]
+        connect(f"{server.ws_url}/ws/{table_id}", origin="https://evil.example")  # type: ignore[call-overload]
     assert refused.value.response.status_code == 403
-    with connect(f"{server.ws_url}/ws/{table_id}", origin=own) as fine:  # type: ignore[arg-type]
+    with connect(f"{server.ws_url}/ws/{table_id}", origin=own) as fine:  # type: ignore[call-overload]
         assert json.loads(fine.recv(timeout=10))["type"] == "state"
 
 

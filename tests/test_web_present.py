@@ -52,8 +52,8 @@ class Watcher:
 def test_connections_alike_share_one_encoded_state() -> None:
     table = table_after(3, 20)
     watchers = [Watcher(None) for _ in range(50)] + [Watcher(None, "de"), Watcher(0)]
-    table.connections |= set(watchers)
-    texts = {present.encoded_state(table, w, announce=False) for w in watchers}
+    table.connections |= set(watchers)  # type: ignore[arg-type]
+    texts = {present.encoded_state(table, w, announce=False) for w in watchers}  # type: ignore[arg-type]
     assert len(texts) == 3 and len(table.encoded) == 3
     table.changed()
     assert not table.encoded
@@ -75,7 +75,7 @@ def test_states_encoded_move_by_move_equal_their_plain_encoding() -> None:
     moves = 0
     while not match.is_over and moves < 400:
         for watcher in watchers:
-            text = present.encoded_state(table, watcher, announce=False)
+            text = present.encoded_state(table, watcher, announce=False)  # type: ignore[arg-type]
             connected = table.connected_seats()
             plain = present.state_message(table, watcher.seat, watcher.lang, 800, connected)
             assert json.loads(text) == json.loads(present.encode(plain))

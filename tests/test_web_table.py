@@ -247,7 +247,7 @@ def play_match(
     page: Any,
     name: str,
     *,
-    others: list[Any] = (),
+    others: list[Any] | tuple[()] = (),
     shots: bool = True,
     axe: bool = False,
     docs: str | None = None,
