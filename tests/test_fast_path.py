@@ -76,3 +76,16 @@ def test_r2_a_chosen_draw_from_a_closed_boneyard_is_refused() -> None:
     with pytest.raises(IllegalActionError) as refused:
         round_.draw_tile(round_.boneyard[0])
     assert refused.value.code == "no_draw"
+
+
+def test_a_view_does_not_rebuild_the_line() -> None:
+    """The line is kept up to date as tiles are placed; views share it until the next one."""
+    round_ = Round.new(3, seed=11)
+    rng = random.Random(2)
+    for _ in range(12):
+        if round_.is_over:
+            break
+        before = round_.view(round_.current_player).line
+        assert round_.view(0).line is before and round_.line is before
+        round_.apply(rng.choice(round_.legal_actions()))
+    assert round_.line == type(round_.line).from_placements(list(round_.line.placements))
