@@ -425,7 +425,7 @@ class Round:
         done = self._line_at
         if line is None or done < 0:
             line, done = Line(), 0
-        if done != len(self._actions):
+        if line is not self._line or done != len(self._actions):
             for action in self._actions[done:]:
                 if isinstance(action, Place):
                     line = line.place(action.tile, action.end)
