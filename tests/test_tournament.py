@@ -188,6 +188,7 @@ def test_matches_are_played_to_the_target(tmp_path: Path) -> None:
         ]
 
 
+@pytest.mark.ray
 def test_ray_backend_on_a_local_instance_gives_the_serial_results(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     tournament = small(deals=1, unit="round")

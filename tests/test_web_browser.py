@@ -27,9 +27,12 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason="needs Debian's chromium (installed by .ci/run)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM), reason="needs Debian's chromium (installed by .ci/run)"
+    ),
+    pytest.mark.browser,
+]
 
 
 @pytest.fixture(scope="module")

@@ -403,6 +403,7 @@ def test_any_bytes_over_the_websocket_get_a_specific_error(
     assert table_snapshot(server, table_id) == before
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(body=st.one_of(json_values.map(lambda v: json.dumps(v).encode()), st.binary(max_size=300)))
 def test_any_body_posted_to_the_api_gets_a_specific_error(

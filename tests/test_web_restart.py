@@ -6,8 +6,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from draw_dominoes import Match, record
 from test_web_support import Client, Server, play_until
+
+pytestmark = pytest.mark.slow
 
 BOT_SEAT = 1
 

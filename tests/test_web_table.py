@@ -28,7 +28,10 @@ DOCS = ROOT / "docs" / "screenshots"
 SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
 MOVES = itertools.count()
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium")
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
+    pytest.mark.browser,
+]
 
 
 def server_settings(**wanted: Any) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from draw_dominoes import Line, Tile
 from draw_dominoes.render import svg
 from draw_dominoes.web import present
@@ -151,6 +153,7 @@ def test_a_table_of_bots_and_one_person_waits_for_that_person(tmp_path: Path) ->
 # ------------------------------------------------------------------ rematch
 
 
+@pytest.mark.slow
 def test_a_rematch_starts_only_when_every_person_has_accepted(tmp_path: Path) -> None:
     with running(tmp_path, round_pause=30) as server:
         _, ann, bea = two_people(server, seed=227)
@@ -170,6 +173,7 @@ def test_a_rematch_starts_only_when_every_person_has_accepted(tmp_path: Path) ->
         assert fresh["rematch"] is None and fresh["result"] is None
 
 
+@pytest.mark.slow
 def test_a_rematch_does_not_wait_for_someone_who_left(tmp_path: Path) -> None:
     with running(tmp_path, round_pause=0) as server:
         _, ann, bea = two_people(server, seed=227)
@@ -320,6 +324,7 @@ def test_the_line_is_drawn_as_large_as_the_room_allows() -> None:
     assert attribute(present.line_svg(long, "en", 960, "x", 120), "height") <= 120
 
 
+@pytest.mark.slow
 def test_the_replay_knows_where_rounds_start_and_end(tmp_path: Path) -> None:
     with running(tmp_path, round_pause=0) as server:
         table_id, ann, bea = two_people(server, seed=227)
