@@ -34,6 +34,7 @@ test-fast: lint typecheck
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 
 # All of src strictly; the tests with their own, non-strict settings (tests/mypy.ini).
 typecheck: $(STAMP)

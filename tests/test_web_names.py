@@ -278,9 +278,9 @@ SEPARATOR = st.text(st.sampled_from(" .-_*·\u00a0\u3000"), max_size=3)
 
 
 @given(
-    st.tuples(
-        LOOKS_LIKE_B, SEPARATOR, LOOKS_LIKE_O, SEPARATOR, LOOKS_LIKE_T, SEPARATOR, DIGIT
-    ).map("".join),
+    st.tuples(LOOKS_LIKE_B, SEPARATOR, LOOKS_LIKE_O, SEPARATOR, LOOKS_LIKE_T, SEPARATOR, DIGIT).map(
+        "".join
+    ),
     st.text(st.characters(categories=["L", "N", "P", "Zs"]), max_size=8),
 )
 def test_whatever_spells_bot_and_a_number_is_refused(label: str, tail: str) -> None:

@@ -38,7 +38,12 @@ TEST_SETTINGS: dict[str, Any] = {
 }
 """A test server serves one test: its many tables and messages from 127.0.0.1 are no flood."""
 LIMITS_OFF = [
-    "--create-rate", "1000000", "--max-bot-tables", "1000", "--address-rate", "100000",
+    "--create-rate",
+    "1000000",
+    "--max-bot-tables",
+    "1000",
+    "--address-rate",
+    "100000",
 ]
 
 

@@ -78,9 +78,11 @@ def new_page(
     # is refused (axe-core, injected by the test, has no script address and is not counted).
     page.on(
         "console",
-        lambda message: errors.append(message.text)
-        if "Content Security Policy" in message.text and message.location.get("url")
-        else None,
+        lambda message: (
+            errors.append(message.text)
+            if "Content Security Policy" in message.text and message.location.get("url")
+            else None
+        ),
     )
     page.errors = errors  # type: ignore[attr-defined]
     return page

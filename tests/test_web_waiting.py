@@ -310,8 +310,24 @@ def test_the_line_is_drawn_as_large_as_the_room_allows() -> None:
     short = long = Line()
     for text in ("[3|3]", "[3|5]", "[5|1]", "[1|6]", "[6|2]"):
         short = short.place(Tile.parse(text), 1 if len(short) else None)
-    for low, high in [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 0), (0, 2),
-                      (2, 4), (4, 6), (6, 1), (1, 3), (3, 5), (5, 0), (0, 3), (3, 6)]:
+    for low, high in [
+        (0, 1),
+        (1, 2),
+        (2, 3),
+        (3, 4),
+        (4, 5),
+        (5, 6),
+        (6, 0),
+        (0, 2),
+        (2, 4),
+        (4, 6),
+        (6, 1),
+        (1, 3),
+        (3, 5),
+        (5, 0),
+        (0, 3),
+        (3, 6),
+    ]:
         long = long.place(Tile(low, high), 1 if len(long) else None)
     # On a desktop felt (about 960 × 400) a short line gets at least 1.5 × the usual tiles.
     assert svg.fitting_tile_size(short, 960, 400, present.TILE_SIZES) >= 48

@@ -191,6 +191,7 @@ def action_for_id(action_id: int, opening: bool) -> Action:
         )
     return found
 
+
 _PLACE_RE: Final = re.compile(r"\s*(\[[^\]]*\])\s*(?:@\s*([^\s]*))?\s*")
 
 

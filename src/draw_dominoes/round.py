@@ -369,7 +369,6 @@ class Round:
         other._stock = [ALL_TILES[0]] * drawn + boneyard
         return other
 
-
     # ----------------------------------------------------------------- state
 
     @property

@@ -247,9 +247,7 @@ def page(body: str, lang: str, title: str, page_name: str) -> str:
 """
 
 
-def create_app(
-    db_path: str | Path, settings: Settings | None = None, **changes: Any
-) -> FastAPI:
+def create_app(db_path: str | Path, settings: Settings | None = None, **changes: Any) -> FastAPI:
     """The whole web app over one SQLite file; tables load from it when first asked for.
 
     ``changes`` override single settings (``create_app(db, bot_delay=0)``). ``allow_seeds``

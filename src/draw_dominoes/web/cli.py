@@ -82,9 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="a reverse proxy's address: its X-Forwarded-For names the client; may be repeated",
     )
-    parser.add_argument(
-        "--debug", action="store_true", help="serve the API documentation at /docs"
-    )
+    parser.add_argument("--debug", action="store_true", help="serve the API documentation at /docs")
     parser.add_argument(
         "--allow-seeds",
         action="store_true",

@@ -467,9 +467,7 @@ class Hub:
         if match.is_over:  # the finished record in one piece, for anyone reading the file
             number = len(table.matches) - 1
             try:
-                self.store.save_match(
-                    table.id, number, table.seed_of(number), record.dumps(match)
-                )
+                self.store.save_match(table.id, number, table.seed_of(number), record.dumps(match))
             except sqlite3.Error:  # the stored actions already rebuild it: the move stands
                 log.exception("table %s: the finished record could not be written", table.id)
 
@@ -618,9 +616,7 @@ class Hub:
 
     async def _rematch_if_agreed(self, table: Table) -> None:
         async with table.lock:
-            agreed = table.status == "over" and set(table.rematch_needed()) <= (
-                table.rematch_votes
-            )
+            agreed = table.status == "over" and set(table.rematch_needed()) <= (table.rematch_votes)
             if agreed:
                 seed = table.rematch_seed
                 self._check_bot_tables(table)

@@ -27,6 +27,7 @@ class StoreError(Exception):
         """SQLite says only "unable to open database file" for a directory: say what it is."""
         return cls(path, "it is a directory" if Path(path).is_dir() else str(error))
 
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
