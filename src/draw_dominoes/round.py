@@ -226,8 +226,8 @@ class Round:
         missing = [str(t) for t in ALL_TILES if t not in seen]
         if missing:
             raise ValueError(f"the deal lacks {', '.join(missing)}: all 28 tiles must be dealt")
-        if seed is not None and (type(seed) is not int or seed < 0):
-            raise ValueError(f"a seed is a non-negative integer, not {seed!r}")
+        if seed is not None and type(seed) is not int:
+            raise ValueError(f"a seed is an integer, not {seed!r}")
         dealt = [t for hand in hand_tiles for t in hand] + stock
         return cls._start(n, dealt, leader, scores, seed)
 
