@@ -152,3 +152,19 @@ def test_the_printed_replay_and_seed_commands_work_off_path(tmp_path: Path) -> N
     )
     assert again.returncode == 0, again.stderr
     assert "seed" in again.stdout
+
+
+def test_the_environments_without_their_extra_name_it() -> None:
+    script = HIDE.split("from draw_dominoes.cli")[0] + "import draw_dominoes.envs\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "numpy,gymnasium"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (
+        "ImportError: draw_dominoes.envs needs the rl extra (numpy, gymnasium is missing): "
+        "pip install 'draw-dominoes[rl]'"
+    ), done.stderr

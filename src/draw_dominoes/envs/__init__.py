@@ -7,7 +7,24 @@ PettingZoo environment is ``draw_dominoes.envs.draw_v0``; importing
 
 from __future__ import annotations
 
-from .encoding import (
+import importlib.util
+
+
+def _missing(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is None
+    except ImportError:
+        return True
+
+
+_MISSING = [name for name in ("numpy", "gymnasium") if _missing(name)]
+if _MISSING:  # one line that says what to install, not a traceback deep in numpy
+    raise ImportError(
+        f"draw_dominoes.envs needs the rl extra ({', '.join(_MISSING)} is missing): "
+        "pip install 'draw-dominoes[rl]'"
+    )
+
+from .encoding import (  # noqa: E402 (after the check above)
     ACTION_SPACE_VERSION,
     DRAW_ID,
     NUM_ACTIONS,
