@@ -10,29 +10,13 @@ from typing import Any
 
 import pytest
 
+from browser_support import ARTIFACTS, CHROMIUM, MARKS, launched_chromium
 from test_web_support import Server
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
 
-pytestmark = [
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM), reason="needs Debian's chromium (installed by .ci/run)"
-    ),
-    pytest.mark.browser,
-]
+pytestmark = MARKS
 
 
 @pytest.fixture(scope="module")
@@ -46,11 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    os.environ["PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD"] = "1"
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    yield from launched_chromium(playwright_api)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -4,7 +4,6 @@ and axe-core on every page. After every move nothing may scroll sideways."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import os
 import re
@@ -14,32 +13,18 @@ from typing import Any
 
 import pytest
 
+from browser_support import ARTIFACTS, MARKS, launched_chromium
 from draw_dominoes.i18n import translate
 from test_web_support import InProcessServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
-ROOT = Path(__file__).parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
-DOCS = ROOT / "docs" / "screenshots"
+DOCS = Path(__file__).parent.parent / "docs" / "screenshots"
 SIZES = {"phone": (390, 844), "desktop": (1366, 768)}
 MOVES = itertools.count()
 
-pytestmark = [
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
-    pytest.mark.browser,
-]
-
-
-def server_settings(**wanted: Any) -> dict[str, Any]:
-    """The settings this server knows (a setting it lacks is left out)."""
-    from draw_dominoes.web.app import Settings
-
-    known = {f.name for f in dataclasses.fields(Settings)}
-    return {k: v for k, v in wanted.items() if k in known}
+pytestmark = MARKS
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +32,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessServer
     running = InProcessServer(
         tmp_path_factory.mktemp("table") / "tables.sqlite3",
         allow_seeds=True,
-        **server_settings(bot_delay=0, away_seconds=1.0, round_pause=30, host_grace=0),
+        bot_delay=0,
+        away_seconds=1.0,
+        round_pause=30,
+        host_grace=0,
     ).start()
     yield running
     running.stop()
@@ -55,11 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessServer
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    os.environ["PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD"] = "1"
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    yield from launched_chromium(playwright_api)
 
 
 def new_page(
