@@ -168,3 +168,14 @@ def test_the_environments_without_their_extra_name_it() -> None:
         "ImportError: draw_dominoes.envs needs the rl extra (numpy, gymnasium is missing): "
         "pip install 'draw-dominoes[rl]'"
     ), done.stderr
+
+
+def test_the_metadata_names_the_license_and_the_authors() -> None:
+    """What `pip show draw-dominoes` prints: MIT (as a license expression), an author, URLs."""
+    from importlib.metadata import metadata
+
+    meta = metadata("draw-dominoes")
+    assert meta["License-Expression"] == "MIT"
+    assert meta["Author"] == "The draw-dominoes authors"
+    assert any(url.startswith("Source, https://") for url in meta.get_all("Project-URL") or [])
+    assert "LICENSE" in (meta.get_all("License-File") or [])
