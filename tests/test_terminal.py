@@ -110,6 +110,14 @@ class Player:
             self.child.sendline(self.answer())
             assert self.next_prompt()
 
+    def play_to_a_move(self, count: int) -> None:
+        """``play_turns(count)``, then on to the next move prompt, where ``q`` quits (a
+        tile that fits both ends asks l or r first, which ``q`` does not answer)."""
+        self.play_turns(count)
+        while self.words.move not in self.last:
+            self.child.sendline(self.answer())
+            assert self.next_prompt()
+
     @property
     def text(self) -> str:
         return ANSI.sub("", self.transcript.getvalue()).replace("\r\n", "\n")
@@ -428,7 +436,7 @@ def test_replay_of_an_unfinished_match_keeps_the_current_hands_hidden(tmp_path: 
 def test_an_unseeded_match_shows_no_seed_while_it_is_played(tmp_path: Path) -> None:
     """R21: the seed deals every round; a person who saw it could rebuild every hand."""
     player = Player(spawn(tmp_path, "play", "--plain"), LANGUAGES["en"])
-    player.play_turns(2)
+    player.play_to_a_move(2)  # unseeded: any deal, so perhaps a tile that fits both ends
     player.child.sendline("q")
     player.child.expect(pexpect.EOF, timeout=60)  # saving and quitting on a busy machine
     path = only_save(tmp_path)
