@@ -12,6 +12,7 @@ import random
 DRAW = "draw"
 PASS = "pass"
 TILES = [(a, b) for a in range(7) for b in range(a, 7)]
+Move = tuple[tuple[int, int], int | None] | str
 
 
 class Simulator:
@@ -44,13 +45,13 @@ class Simulator:
         hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
         return cls(hands, tiles[players * size :], rng.randrange(players))
 
-    def legal_moves(self) -> list[tuple[tuple[int, int], int | None] | str]:
+    def legal_moves(self) -> list[Move]:
         """Placements (R5, R6), then draw while more than two tiles are left (R2, R7),
         else pass when nothing fits."""
         if self.over:
             return []
         hand = self.hands[self.current]
-        moves: list[tuple[tuple[int, int], int | None] | str] = []
+        moves: list[Move] = []
         if not self.ends:
             moves = [(tile, None) for tile in hand]
         else:
@@ -64,13 +65,13 @@ class Simulator:
             moves.append(PASS)
         return moves
 
-    def play(self, move: tuple[tuple[int, int], int | None] | str) -> None:
+    def play(self, move: Move) -> None:
         """Make a move from ``legal_moves()``; the player keeps the turn after a draw."""
         hand = self.hands[self.current]
         if move == DRAW:
             hand.append(self.boneyard.pop(0))
             return
-        if move == PASS:
+        if isinstance(move, str):  # PASS
             self.passes += 1
             if self.passes == self.players:
                 self._settle(domino=False)  # blocked: nobody can move (R14)
