@@ -10,13 +10,17 @@ from ..actions import Action
 from ..view import PlayerView
 
 __all__ = [
+    "LEVELS",
     "NAMES",
     "OFFERED",
+    "PLAY_SECONDS",
     "Bot",
     "check_options",
     "create",
+    "create_for_play",
     "decision_seed",
     "register",
+    "resolve",
     "turn_actions",
 ]
 
@@ -38,22 +42,61 @@ OFFERED: list[str] = []
 """The bots offered as opponents to people (``omniscient`` and the like are not)."""
 
 
-def register(name: str, factory: BotFactory, *, offered: bool = True) -> None:
-    """Add a bot to the registry; ``factory(seed=..., **options)`` builds one."""
+LEVELS: dict[str, str] = {
+    "beginner": "random",
+    "easy": "greedy",
+    "medium": "heuristic",
+    "strong": "ismcts",
+    "expert": "expert",
+}
+"""The levels offered to people, weakest first, and the bot that plays each: the one
+mapping the terminal, the web app and the docs use. Each has a name and a description
+in every language (``common.level_<level>`` and ``common.level_<level>_about``)."""
+
+
+def resolve(name: str) -> str:
+    """The registered bot ``name`` stands for: itself, or the bot of a level."""
+    bot = LEVELS.get(name, name)
+    if bot not in _REGISTRY:
+        raise ValueError(
+            f"unknown bot {name!r}; choose a level ({', '.join(LEVELS)})"
+            f" or a bot ({', '.join(NAMES)})"
+        )
+    return bot
+
+
+PLAY_SECONDS = 1.0
+"""The most a search bot thinks a move while people wait for it (terminal and web)."""
+_TIMED: set[str] = set()
+
+
+def register(name: str, factory: BotFactory, *, offered: bool = True, timed: bool = False) -> None:
+    """Add a bot to the registry; ``factory(seed=..., **options)`` builds one. A ``timed``
+    bot takes a ``time_per_move`` option."""
     if name in _REGISTRY:
         raise ValueError(f"a bot named {name!r} is already registered")
     _REGISTRY[name] = factory
+    if timed:
+        _TIMED.add(name)
     NAMES.append(name)
     if offered:
         OFFERED.append(name)
 
 
 def create(name: str, seed: int = 0, **options: Any) -> Bot:
-    """A new bot ``name`` with its own ``random.Random(seed)``; unknown names are a ValueError."""
-    factory = _REGISTRY.get(name)
-    if factory is None:
-        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(NAMES)}")
-    return factory(seed=seed, **options)
+    """A new bot ``name`` (a bot or a level) with its own ``random.Random(seed)``; unknown
+    names are a ValueError."""
+    return _REGISTRY[resolve(name)](seed=seed, **options)
+
+
+def create_for_play(name: str, seed: int = 0) -> Bot:
+    """``create(name, seed)`` for a table of people: a search bot stops after its usual
+    iterations or after ``PLAY_SECONDS``, whichever comes first, so nobody waits long.
+    (On a slow machine the cap can cut a search short, and then a replayed decision
+    may differ.)"""
+    bot = resolve(name)
+    options = {"max_seconds": PLAY_SECONDS} if bot in _TIMED else {}
+    return _REGISTRY[bot](seed=seed, **options)
 
 
 def _rng(seed: int | random.Random) -> random.Random:
@@ -91,5 +134,6 @@ del _simple
 from . import heuristic as _heuristic  # noqa: E402, I001
 from . import pimc as _pimc  # noqa: E402
 from . import ismcts as _ismcts  # noqa: E402  (registers ismcts, then omniscient)
+from . import expert as _expert  # noqa: E402
 
-del _heuristic, _pimc, _ismcts
+del _heuristic, _pimc, _ismcts, _expert

@@ -68,13 +68,16 @@ def search(
     epsilon: float = DEFAULT_EPSILON,
     opponents: str = "search",
     clock: Callable[[], float] = time.perf_counter,
+    evaluate: Callable[[Round], list[float] | None] | None = None,
 ) -> tuple[Action, int]:
     """The most visited root action after the search, and the number of iterations run.
 
     ``determinize()`` returns a fresh full round in the position to search; the search
     stops after ``iterations`` or once ``time_per_move`` seconds have passed, whichever
     comes first (at least one iteration always runs). ``opponents`` is ``search`` or
-    ``model`` (see ``DEFAULT_OPPONENTS``); ``clock`` tells the time.
+    ``model`` (see ``DEFAULT_OPPONENTS``); ``clock`` tells the time. ``evaluate``, when
+    given, may return every seat's reward for the position left after expansion (an
+    exact solution, say), which then replaces the playout; ``None`` means play it out.
     """
     first = determinize()
     legal = first.legal_actions()
@@ -143,9 +146,13 @@ def search(
             node = children[best]
             game.apply(best)
             path.append(node)
-        outcome = game.outcome if game.is_over else play_out(game, rng, epsilon)
-        assert outcome is not None
-        reward = rewards(outcome, scores, target)
+        exact = None if evaluate is None or game.is_over else evaluate(game)
+        if exact is None:
+            outcome = game.outcome if game.is_over else play_out(game, rng, epsilon)
+            assert outcome is not None
+            reward = rewards(outcome, scores, target)
+        else:
+            reward = exact
         for child in path:
             child.visits += 1
             child.total += reward[child.seat]
@@ -157,7 +164,9 @@ def search(
 
 def _search_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
     check_options(
-        name, options, {"iterations", "time_per_move", "exploration", "epsilon", "opponents"}
+        name,
+        options,
+        {"iterations", "time_per_move", "max_seconds", "exploration", "epsilon", "opponents"},
     )
     iterations = options.get("iterations")
     time_per_move = options.get("time_per_move")
@@ -165,6 +174,12 @@ def _search_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
         positive_int("iterations", iterations)
     if time_per_move is not None:
         positive_float("time_per_move", time_per_move)
+    if options.get("max_seconds") is not None:
+        # A cap on the usual search: the default iterations, or this many seconds.
+        max_seconds = positive_float("max_seconds", options["max_seconds"])
+        time_per_move = max_seconds if time_per_move is None else min(time_per_move, max_seconds)
+        if iterations is None and options.get("time_per_move") is None:
+            iterations = "default"
     exploration = options.get("exploration", DEFAULT_EXPLORATION)
     epsilon = options.get("epsilon", DEFAULT_EPSILON)
     if isinstance(exploration, bool) or not isinstance(exploration, int | float) or exploration < 0:
@@ -188,7 +203,9 @@ def _settings_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
     resolved = dict(settings)
     if resolved["opponents"] is None:
         resolved["opponents"] = DEFAULT_OPPONENTS[players]
-    if resolved["iterations"] is None and resolved["time_per_move"] is None:
+    if resolved["iterations"] == "default" or (
+        resolved["iterations"] is None and resolved["time_per_move"] is None
+    ):
         resolved["iterations"] = DEFAULT_ITERATIONS[players]
     return resolved
 
@@ -197,7 +214,8 @@ class ISMCTSBot:
     """Information Set MCTS over determinizations of its own view, never the true round.
 
     Options: ``iterations`` (default 1200 with two players, 2000 with three or four)
-    and/or ``time_per_move`` in seconds (the first limit reached stops the search),
+    and/or ``time_per_move`` in seconds (the first limit reached stops the search);
+    ``max_seconds`` caps the default search in time without replacing its iterations;
     ``opponents`` (``search`` or ``model``, see ``DEFAULT_OPPONENTS``), ``exploration``
     (UCB constant, rewards in [-1, 1]) and ``epsilon`` (random moves in the greedy
     playouts and in modelled opponents).
@@ -252,5 +270,5 @@ class OmniscientBot:
         return action
 
 
-register("ismcts", ISMCTSBot)
+register("ismcts", ISMCTSBot, timed=True)
 register("omniscient", OmniscientBot, offered=False)

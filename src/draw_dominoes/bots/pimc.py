@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..actions import Action
@@ -23,13 +24,20 @@ class PIMCBot:
 
     Every action is tried in the same worlds, so their comparison is not blurred by
     different luck. Options: ``iterations`` (worlds a move, default 40) and/or
-    ``time_per_move`` in seconds (the first limit reached stops sampling).
+    ``time_per_move`` in seconds (the first limit reached stops sampling); ``max_seconds``
+    caps the default in time. ``clock`` (a keyword) tells the time.
     """
 
     name = "pimc"
 
-    def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
-        check_options(self.name, options, {"iterations", "time_per_move"})
+    def __init__(
+        self,
+        seed: int | random.Random = 0,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        **options: Any,
+    ) -> None:
+        check_options(self.name, options, {"iterations", "time_per_move", "max_seconds"})
         iterations = options.get("iterations")
         time_per_move = options.get("time_per_move")
         if iterations is not None:
@@ -38,9 +46,13 @@ class PIMCBot:
             time_per_move = positive_float("time_per_move", time_per_move)
         if iterations is None and time_per_move is None:
             iterations = DEFAULT_WORLDS
+        if options.get("max_seconds") is not None:
+            cap = positive_float("max_seconds", options["max_seconds"])
+            time_per_move = cap if time_per_move is None else min(time_per_move, cap)
         self.iterations: int | None = iterations
         self.time_per_move: float | None = time_per_move
         self.rng = _rng(seed)
+        self.clock = clock
         self.last_iterations = 0
 
     def choose(self, view: PlayerView) -> Action:
@@ -50,11 +62,11 @@ class PIMCBot:
             return legal[0]
         rng, me = self.rng, view.player
         totals = [0.0] * len(legal)
-        deadline = None if self.time_per_move is None else time.perf_counter() + self.time_per_move
+        deadline = None if self.time_per_move is None else self.clock() + self.time_per_move
         worlds = 0
         sample = ViewSampler(view).sample
         while self.iterations is None or worlds < self.iterations:
-            if deadline is not None and worlds and time.perf_counter() >= deadline:
+            if deadline is not None and worlds and self.clock() >= deadline:
                 break
             world = sample(rng)
             for i, action in enumerate(legal):
@@ -68,4 +80,4 @@ class PIMCBot:
         return legal[best]
 
 
-register("pimc", PIMCBot)
+register("pimc", PIMCBot, timed=True)

@@ -15,7 +15,13 @@ HUMAN = "human"
 def _seat_choices() -> list[str]:
     from .. import bots
 
-    return [HUMAN, *bots.OFFERED]
+    return [HUMAN, *bots.LEVELS, *(b for b in bots.OFFERED if b not in bots.LEVELS)]
+
+
+def _level_help() -> str:
+    from .. import bots
+
+    return "; ".join(f"{level} = {bot}" for level, bot in bots.LEVELS.items())
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="PLAYER",
         choices=_seat_choices(),
-        help=f"add a seat: {', '.join(_seat_choices())} (2 to 4 seats; default: human greedy)",
+        help=f"add a seat: {', '.join(_seat_choices())} (2 to 4 seats; default: human greedy;"
+        f" levels: {_level_help()})",
     )
     parser.add_argument(
         "--name", action="append", default=[], metavar="NAME", help="names for the seats, in order"
@@ -92,7 +99,10 @@ def run(args: argparse.Namespace) -> int:
         screen.say(translate("terminal.resuming", lang, path=saved.path))
         return session.play(resumed=True)
 
-    players = args.seat or [HUMAN, "greedy"]
+    from .. import bots
+
+    # A level is played by its bot, and saved as the bot's name.
+    players = [p if p == HUMAN else bots.resolve(p) for p in args.seat or [HUMAN, "greedy"]]
     if not RULES.allows(len(players)):
         return fail("error_seat_count", count=len(players))
     if len(args.name) > len(players):

@@ -102,7 +102,7 @@ class Session:
             action = self._human_turn(seat)
         else:
             ply = sum(len(r.actions) for r in match.rounds) + len(game.actions)
-            bot = bots.create(
+            bot = bots.create_for_play(
                 self.seats[seat].player, seed=bots.decision_seed(match.seed, ply, seat)
             )
             action = bot.choose(match.view(seat))

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .. import bots
 from ..rules import RULES
 
-__all__ = ["DEFAULT_MATCHES", "add_arguments", "parse_option", "run", "tables_for"]
+__all__ = ["DEFAULT_MATCHES", "add_arguments", "parse_option", "parse_variant", "run", "tables_for"]
 
 DEFAULT_MATCHES = 100
 """Games a table when ``--matches`` is not given (and not reporting a file)."""
@@ -22,9 +23,18 @@ DEFAULT_MATCHES = 100
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
-        default="greedy,random",
-        help="comma-separated bot names, one a seat (names may repeat: ismcts,greedy,greedy); "
-        "with more names than --players, every table of distinct bots is played",
+        default=None,
+        help="comma-separated bots, levels or --bot names, one a seat (names may repeat: "
+        "ismcts,greedy,greedy); with more names than --players, every table of distinct "
+        "bots is played (default: the --bot names, else greedy,random)",
+    )
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=BOT[:KEY=VALUE,...]",
+        help="a named variant of a bot or level, e.g. fast=ismcts:iterations=300 and "
+        "slow=ismcts:iterations=4800, so that two settings of one bot can meet (repeatable)",
     )
     parser.add_argument("--players", type=int, choices=RULES.player_counts, default=2)
     parser.add_argument(
@@ -86,6 +96,21 @@ def parse_option(text: str) -> tuple[str, str, Any]:
     return name.strip(), key.strip(), value
 
 
+def parse_variant(text: str) -> tuple[str, str, dict[str, Any]]:
+    """``fast=ismcts:iterations=300,epsilon=0.2`` -> ("fast", "ismcts", {...}); values are
+    JSON or text, as in ``--option``."""
+    name, sep, rest = text.partition("=")
+    base, _, settings = rest.partition(":")
+    name, base = name.strip(), base.strip()
+    if not sep or not name or not base or "," in name or "." in name:
+        raise ValueError(f"not a bot variant: {text!r} (expected NAME=BOT[:KEY=VALUE,...])")
+    options: dict[str, Any] = {}
+    for pair in filter(None, (p.strip() for p in settings.split(","))):
+        _, key, value = parse_option(f"{name}.{pair}")
+        options[key] = value
+    return name, base, options
+
+
 def tables_for(names: list[str], players: int) -> list[tuple[str, ...]]:
     """One table when there is a name a seat; otherwise every table of ``players`` distinct bots."""
     if len(names) == players:
@@ -111,9 +136,22 @@ def run(args: argparse.Namespace) -> int:
     from .stats import summarize
 
     try:
-        names = [n.strip() for n in args.bots.split(",") if n.strip()]
-        tables = tables_for(names, args.players)
+        variants: dict[str, str] = {}
         options: dict[str, dict[str, Any]] = {}
+        for text in args.bot:
+            name, base, settings = parse_variant(text)
+            if name in variants:
+                raise ValueError(f"--bot {name} is given twice")
+            if name in bots.NAMES or name in bots.LEVELS:
+                raise ValueError(f"--bot {name}: a variant needs a name of its own, not a bot's")
+            variants[name] = bots.resolve(base)
+            options[name] = settings
+        listed = args.bots if args.bots is not None else ",".join(variants) or "greedy,random"
+        names = [n.strip() for n in listed.split(",") if n.strip()]
+        tables = tables_for(names, args.players)
+        for name in names:  # a level plays its bot, under the level's name
+            if name in bots.LEVELS and name not in bots.NAMES:
+                variants[name] = bots.resolve(name)
         for text in args.option:
             name, key, value = parse_option(text)
             options.setdefault(name, {})[key] = value
@@ -131,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             unit=args.unit,
             options=options,
+            variants=variants,
         )
         if args.report_only:
             if not args.out.exists():

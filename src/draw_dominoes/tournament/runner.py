@@ -50,6 +50,9 @@ class Tournament:
     seed: int = 0
     unit: str = "match"
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    variants: dict[str, str] = field(default_factory=dict)
+    """Seat names that stand for a registered bot: a named variant (``fast`` for
+    ``ismcts`` with its own ``options``) or a level (``strong``). Other names are bots."""
 
     def __post_init__(self) -> None:
         if not RULES.allows(self.players):
@@ -66,10 +69,12 @@ class Tournament:
                     f"table {', '.join(table)} has {len(table)} seats, not {self.players}"
                 )
             for name in table:
-                if name not in bots.NAMES:
-                    raise ValueError(f"unknown bot {name!r}; choose from {', '.join(bots.NAMES)}")
+                if name not in self.variants:
+                    bots.resolve(name)  # a bot or a level, else a ValueError naming both
+        for base in self.variants.values():
+            bots.resolve(base)
         for name, opts in self.options.items():
-            bots.create(name, 0, **opts)  # refuses unknown bots and bad options now
+            bots.create(self.variants.get(name, name), 0, **opts)  # refuses bad options now
 
     @property
     def bots(self) -> list[str]:
@@ -84,6 +89,7 @@ class Tournament:
             "seed": self.seed,
             "unit": self.unit,
             "options": self.options,
+            **({"variants": self.variants} if self.variants else {}),
         }
 
     def games(self) -> Iterator[Game]:
@@ -100,6 +106,7 @@ class Tournament:
                         seed=deal_seed,
                         unit=self.unit,
                         options={name: self.options.get(name, {}) for name in set(seats)},
+                        variants={n: self.variants[n] for n in set(seats) if n in self.variants},
                     )
 
 
@@ -119,6 +126,7 @@ class Game:
     seed: int
     unit: str
     options: dict[str, dict[str, Any]]
+    variants: dict[str, str] = field(default_factory=dict)
 
 
 class RoundResult(TypedDict):
@@ -153,7 +161,7 @@ def play_game(game: Game) -> GameResult:
     n = len(game.seats)
     players = [
         bots.create(
-            name,
+            game.variants.get(name, name),
             random.Random(f"{game.seed}/{seat}/{name}").randrange(2**63),
             **game.options.get(name, {}),
         )

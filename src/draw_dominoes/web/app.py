@@ -400,7 +400,7 @@ def create_app(db_path: str | Path, settings: Settings | None = None, **changes:
     def messages_of(lang: str) -> JSONResponse:
         if lang not in LANGUAGES:
             return JSONResponse({"error": "bad_lang", "message": lang}, status_code=404)
-        return JSONResponse(dict(catalogue(lang, "web")))
+        return JSONResponse({**catalogue(lang, "web"), **present.level_messages(lang)})
 
     @app.get("/api/bots")
     def offered_bots() -> dict[str, list[str]]:

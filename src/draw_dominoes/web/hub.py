@@ -46,6 +46,14 @@ def display_name(name: object) -> str:
         raise UserError("bad_name", reason=refusal.reason) from None
 
 
+def offered_bot(level: object) -> str | None:
+    """The offered bot a client asked for, by its name or by its level (``bots.LEVELS``)."""
+    if not isinstance(level, str):
+        return None
+    bot = bots.LEVELS.get(level, level)
+    return bot if bot in bots.OFFERED else None
+
+
 class Hub:
     """All tables of one server: the only place where moves are validated, stored and sent.
 
@@ -232,8 +240,8 @@ class Hub:
             level = bot_levels.get(str(number))
             if level is None:
                 seats.append(Seat(number, "open"))
-            elif isinstance(level, str) and level in bots.OFFERED:
-                seats.append(Seat(number, "bot", bot_label(number, level), level))
+            elif (bot := offered_bot(level)) is not None:
+                seats.append(Seat(number, "bot", bot_label(number, bot), bot))
             else:
                 raise UserError("bad_level", level=str(level)[:20])
         first_seed = self._seed_from(seed)
@@ -673,9 +681,9 @@ class Hub:
                 raise UserError("seat_taken")
             if level is None:
                 changed = dataclasses.replace(chosen, kind="open", name="", level=None)
-            elif isinstance(level, str) and level in bots.OFFERED:
-                name = bot_label(target, level)
-                changed = dataclasses.replace(chosen, kind="bot", name=name, level=level)
+            elif (bot := offered_bot(level)) is not None:
+                name = bot_label(target, bot)
+                changed = dataclasses.replace(chosen, kind="bot", name=name, level=bot)
             else:
                 raise UserError("bad_level", level=str(level)[:20])
             self._save_seat(table, changed)

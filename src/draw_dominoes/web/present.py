@@ -91,6 +91,24 @@ def line_svg(
     )
 
 
+@functools.cache
+def level_messages(lang: str) -> dict[str, str]:
+    """The client's names of the offered bots, each with its level from ``bots.LEVELS``
+    ("ISMCTS (strong)"), and the level's description: made from the one mapping."""
+    level_of = {bot: level for level, bot in bots.LEVELS.items()}
+    out = {}
+    for bot in bots.OFFERED:
+        name = translate(f"common.bot_level_{bot}", lang)
+        level = level_of.get(bot)
+        if level is None:
+            out[f"web.level_{bot}"] = name
+            continue
+        level_name = translate(f"common.level_{level}", lang)
+        out[f"web.level_{bot}"] = name if name == level_name else f"{name} ({level_name})"
+        out[f"web.level_about_{bot}"] = translate(f"common.level_{level}_about", lang)
+    return out
+
+
 def seat_name(seat: Seat, lang: str) -> str:
     """A seat's name as shown: a person's own, a bot's label in the reader's language."""
     if seat.kind == "bot" and seat.level is not None:

@@ -22,7 +22,7 @@ move, so they choose on the event loop."""
 
 def decide(level: str, seed: int, view: PlayerView) -> str:
     """In a worker: a fresh seeded bot chooses from the seat's view alone (R21)."""
-    return str(bots.create(level, seed=seed).choose(view))
+    return str(bots.create_for_play(level, seed=seed).choose(view))
 
 
 @dataclass

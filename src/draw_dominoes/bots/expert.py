@@ -1,0 +1,241 @@
+"""The ``expert`` bot: ISMCTS over determinizations weighted by what the opponents' play reveals,
+with closed-boneyard endgames solved exactly instead of played out."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from ..actions import Action, Draw, Place
+from ..round import Round, ViewSampler
+from ..tiles import VALUE_MASKS
+from ..view import PlayerView
+from . import _rng, check_options, register, turn_actions
+from .endgame import Solver
+from .ismcts import (
+    DEFAULT_EPSILON,
+    DEFAULT_EXPLORATION,
+    DEFAULT_ITERATIONS,
+    DEFAULT_OPPONENTS,
+    search,
+)
+from .search import positive_float, positive_int
+
+__all__ = ["DEFAULT_SOLVE", "ExpertBot", "Inference"]
+
+DEFAULT_SOLVE: Final = 12
+"""Solve a determinization exactly once the boneyard is closed and at most this many
+tiles are left in all hands together."""
+DEFAULT_INFERENCE: Final = 1.0
+"""How strongly the opponents' choices weight the determinizations (0: not at all)."""
+_POOL: Final = 256
+"""Determinizations drawn and weighted a move; the search draws from them by weight."""
+_HEAVY: Final = 1.0
+"""The opponent model: a placement's odds fall by exp(-_HEAVY) for every pip it is lighter
+than the heaviest one it could have made (players shed heavy tiles, R15–R17) ..."""
+_UNIFORM: Final = 0.05
+"""... mixed with this much uniform choice, since nobody plays by pips alone."""
+_VOLUNTARY: Final = 0.005
+"""The odds that a player draws while it holds a tile that fits (R7 allows it)."""
+
+
+class Inference:
+    """What a view's public history says of each opponent's hand, as a weight of a sample.
+
+    Passing already rules values out (``ViewSampler``); here two softer signs count:
+    a seat that drew probably held nothing that fitted, and a seat that placed a light
+    tile probably held no heavier one that fitted. Only what can be checked in a
+    determinization is used: for a placement after the seat's last draw, its hand then
+    was its sampled hand plus what it placed since; for a draw, at most as many of the
+    tiles it has held since can fit as it has drawn since.
+    """
+
+    __slots__ = ("draws", "places", "strength")
+
+    def __init__(self, view: PlayerView, strength: float = DEFAULT_INFERENCE) -> None:
+        self.strength = strength
+        n, me = view.players, view.player
+        # Per opponent: (fitting mask or None for the opening, chosen tile's pips, mask of
+        # tiles it placed from then on) for placements after its last draw, and
+        # (fitting mask, mask of tiles placed since, draws since) for its draws.
+        self.places: list[tuple[int, list[tuple[int | None, int, int]]]] = []
+        self.draws: list[tuple[int, list[tuple[int, int, int]]]] = []
+        history = view.history
+        ends: tuple[int, ...] = ()
+        before: list[tuple[int, Action, tuple[int, ...]]] = []
+        for seat, action in history:
+            before.append((seat, action, ends))
+            if isinstance(action, Place):
+                if action.end is None:
+                    ends = (action.tile.low, action.tile.high)
+                else:
+                    new = list(ends)
+                    new[action.end] = action.tile.other(new[action.end])
+                    ends = (new[0], new[1])
+        for seat in range(n):
+            if seat == me:
+                continue
+            placed_since = 0
+            drawn_since = 0
+            places: list[tuple[int | None, int, int]] = []
+            draws: list[tuple[int, int, int]] = []
+            for who, action, at in reversed(before):
+                if who != seat:
+                    continue
+                fits = VALUE_MASKS[at[0]] | VALUE_MASKS[at[1]] if at else None
+                if isinstance(action, Place):
+                    placed_since |= action.tile.bit
+                    if drawn_since == 0:
+                        places.append((fits, action.tile.pips, placed_since))
+                elif isinstance(action, Draw):
+                    drawn_since += 1
+                    if fits is not None:
+                        draws.append((fits, placed_since, drawn_since))
+            self.places.append((seat, places))
+            self.draws.append((seat, draws))
+
+    def weight(self, game: Round) -> float:
+        """The sample's likelihood under the opponent model, scaled so that 1 is the most."""
+        log_weight = 0.0
+        for seat, places in self.places:
+            held = game.hand_mask(seat)
+            for fits, pips, since in places:
+                hand = held | since
+                options = hand if fits is None else hand & fits
+                heaviest = _heaviest(options)
+                if heaviest > pips:
+                    odds = (1 - _UNIFORM) * math.exp(-_HEAVY * (heaviest - pips)) + _UNIFORM
+                    log_weight += math.log(odds)
+        for seat, draws in self.draws:
+            held = game.hand_mask(seat)
+            for fits, since, drawn in draws:
+                if ((held | since) & fits).bit_count() > drawn:
+                    log_weight += math.log(_VOLUNTARY)
+        return math.exp(self.strength * log_weight)
+
+
+def _heaviest(mask: int) -> int:
+    """The most pips of one tile in ``mask`` (0 when empty)."""
+    best = 0
+    while mask:
+        index = (mask & -mask).bit_length() - 1
+        pips = _PIPS[index]
+        if pips > best:
+            best = pips
+        mask &= mask - 1
+    return best
+
+
+def _pips_by_index() -> tuple[int, ...]:
+    from ..tiles import ALL_TILES
+
+    return tuple(t.pips for t in ALL_TILES)
+
+
+_PIPS: Final = _pips_by_index()
+
+
+class ExpertBot:
+    """The strongest bot: ISMCTS whose determinizations are drawn in proportion to how
+    likely the opponents' observed choices were (``Inference``), and whose closed-boneyard
+    endgames are solved exactly (``Solver``) rather than played out greedily.
+
+    Options: ``iterations`` and/or ``time_per_move`` (as ``ismcts``; by default the
+    same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
+    turns the weighting off), ``solve`` (most tiles in all hands solved exactly; 0 turns
+    solving off), ``exploration``, ``epsilon`` and ``opponents`` (as ``ismcts``).
+    ``clock`` (a keyword, not an option) tells the time.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | random.Random = 0,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        **options: Any,
+    ) -> None:
+        allowed = {"iterations", "time_per_move", "max_seconds", "inference", "solve"}
+        check_options(self.name, options, allowed | {"exploration", "epsilon", "opponents"})
+        iterations = options.get("iterations")
+        time_per_move = options.get("time_per_move")
+        if iterations is not None:
+            positive_int("iterations", iterations)
+        if time_per_move is not None:
+            time_per_move = positive_float("time_per_move", time_per_move)
+        self.default_iterations = iterations is None and time_per_move is None
+        if options.get("max_seconds") is not None:
+            cap = positive_float("max_seconds", options["max_seconds"])
+            time_per_move = cap if time_per_move is None else min(time_per_move, cap)
+        inference = options.get("inference", DEFAULT_INFERENCE)
+        if isinstance(inference, bool) or not isinstance(inference, int | float) or inference < 0:
+            raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
+        solve = options.get("solve", DEFAULT_SOLVE)
+        if type(solve) is not int or solve < 0:
+            raise ValueError(f"solve must be a whole number of tiles, 0 or more, not {solve!r}")
+        opponents = options.get("opponents")
+        if opponents is not None and opponents not in ("search", "model"):
+            raise ValueError(f"opponents must be 'search' or 'model', not {opponents!r}")
+        self.iterations: int | None = iterations
+        self.time_per_move: float | None = time_per_move
+        self.inference = float(inference)
+        self.solve = solve
+        self.exploration = float(options.get("exploration", DEFAULT_EXPLORATION))
+        self.epsilon = float(options.get("epsilon", DEFAULT_EPSILON))
+        self.opponents: str | None = opponents
+        self.clock = clock
+        self.rng = _rng(seed)
+        self.last_iterations = 0
+        self.last_solved = 0
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = turn_actions(view)
+        self.last_iterations = self.last_solved = 0
+        if len(legal) == 1:
+            return legal[0]
+        rng = self.rng
+        sample = ViewSampler(view).sample
+        determinize: Callable[[], Round]
+        if self.inference > 0 and not view.is_over:
+            # A pool of determinizations drawn once and weighted by the opponent model;
+            # each iteration searches a copy of one, picked in proportion to its weight.
+            weight = Inference(view, self.inference).weight
+            pool = [sample(rng) for _ in range(_POOL)]
+            totals = list(itertools.accumulate(weight(game) for game in pool))
+            top = totals[-1]
+            uniform = rng.random
+
+            def determinize() -> Round:
+                return pool[bisect.bisect_right(totals, uniform() * top)].clone()
+
+        else:
+
+            def determinize() -> Round:
+                return sample(rng)
+
+        iterations = self.iterations
+        if self.default_iterations:
+            iterations = DEFAULT_ITERATIONS[view.players]
+        solver = Solver(view.scores, view.target, self.solve) if self.solve else None
+        action, self.last_iterations = search(
+            determinize,
+            rng,
+            iterations=iterations,
+            time_per_move=self.time_per_move,
+            exploration=self.exploration,
+            epsilon=self.epsilon,
+            opponents=self.opponents or DEFAULT_OPPONENTS[view.players],
+            clock=self.clock,
+            evaluate=None if solver is None else solver.value,
+        )
+        self.last_solved = 0 if solver is None else solver.solved
+        return action
+
+
+register("expert", ExpertBot, timed=True)

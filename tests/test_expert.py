@@ -1,0 +1,248 @@
+"""The expert bot: known right choices, views only (R21), seeds, time budgets, its two levers."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from conftest import DATA
+from draw_dominoes import ALL_TILES, DRAW, Place, Round, Tile, bots
+from draw_dominoes.actions import parse_action
+from draw_dominoes.bots.endgame import Solver
+from draw_dominoes.bots.expert import ExpertBot, Inference
+from draw_dominoes.bots.search import rewards
+from draw_dominoes.view import PlayerView, Termination
+
+POSITIONS: list[dict[str, Any]] = json.loads((DATA / "expert_positions.json").read_text())
+"""Two-player positions, each with the one action that is best in every deal the seat to
+move cannot rule out, by exact solution (tests/make_expert_positions.py finds them):
+``domino`` the last tile goes out; ``lacking`` the boneyard is closed and the opponent
+has passed on a value; ``no_draw`` a draw is allowed but every deal punishes it."""
+
+
+def position(case: dict[str, Any]) -> Round:
+    game = Round.new(2, seed=case["seed"], leader=case["leader"])
+    for text in case["actions"]:
+        game.apply(parse_action(text))
+    assert game.current_player == case["player"]
+    assert [str(a) for a in game.legal_actions()] == case["legal"]
+    return game
+
+
+@pytest.mark.parametrize("case", POSITIONS, ids=lambda c: f"{c['kind']}-seed{c['seed']}")
+def test_the_expert_finds_the_known_right_choice(case: dict[str, Any]) -> None:
+    """Take the domino (R16), block a value the opponent lacks (R5, R14), and do not draw
+    voluntarily (R7) into a round that every deal says is lost by drawing."""
+    game = position(case)
+    view = game.view(case["player"])
+    for seed in range(3):
+        choice = ExpertBot(seed).choose(view)
+        if case["kind"] == "domino":  # either end, when the last tile fits both
+            after = game.clone()
+            after.apply(choice)
+            assert after.outcome is not None and after.outcome.kind is Termination.DOMINO
+        else:
+            assert str(choice) == case["best"], seed
+
+
+def test_the_known_positions_cover_each_kind() -> None:
+    kinds = {case["kind"] for case in POSITIONS}
+    assert kinds == {"domino", "lacking", "no_draw"}
+    assert all(DRAW in position(c).legal_actions() for c in POSITIONS if c["kind"] == "no_draw")
+
+
+def twin_views(seed: int) -> tuple[PlayerView, PlayerView, Round, Round]:
+    """Two rounds that seat 0 cannot tell apart: the same public play and the same hand,
+    the opponent's tiles and the boneyard dealt differently."""
+    game = Round.new(2, seed=seed)
+    rng = random.Random(seed)
+    while game.current_player != 0 or len(game.actions) < 6:
+        game.apply(rng.choice(game.legal_actions()))
+    view = game.view(0)
+    other = game.sample_hidden(0, random.Random(seed + 1))
+    while other.hand_mask(1) == game.hand_mask(1):
+        other = game.sample_hidden(0, random.Random(seed + 7))
+    return view, other.view(0), game, other
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_choice_depends_on_the_view_only(seed: int) -> None:
+    """R21: hidden tiles that differ make no difference to the bot's choice."""
+    view, twin, game, other = twin_views(seed)
+    assert view == twin and game.hand_mask(1) != other.hand_mask(1)
+    assert ExpertBot(5).choose(view) == ExpertBot(5).choose(twin)
+
+
+def test_the_same_seed_gives_the_same_choices() -> None:
+    game = Round.new(2, seed=11)
+    rng = random.Random(3)
+    for _ in range(12):
+        if game.is_over:
+            break
+        view = game.view(game.current_player)
+        first, second = ExpertBot(9, iterations=300), ExpertBot(9, iterations=300)
+        assert first.choose(view) == second.choose(view)
+        game.apply(rng.choice(game.legal_actions()))
+
+
+class FakeClock:
+    """A clock that moves on by ``step`` seconds every time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.step
+        return self.now
+
+
+def opening_view() -> PlayerView:
+    game = Round.new(2, seed=4)
+    return game.view(game.current_player)
+
+
+def test_a_time_budget_stops_the_search_by_the_clock() -> None:
+    """0.1 s on a clock that moves 1 ms a read: the clock is read every 16 iterations,
+    so about 100 reads, whatever the machine's speed."""
+    clock = FakeClock(0.001)
+    bot = ExpertBot(1, time_per_move=0.1, clock=clock)
+    bot.choose(opening_view())
+    assert 95 * 16 <= bot.last_iterations <= 101 * 16
+    assert clock.reads <= 102
+
+
+def test_a_time_cap_keeps_the_default_iterations_when_time_is_plenty() -> None:
+    slow = ExpertBot(1, max_seconds=1.0, clock=FakeClock(0.2))
+    fast = ExpertBot(1, max_seconds=1.0, clock=FakeClock(1e-9))
+    view = opening_view()
+    slow.choose(view)
+    fast.choose(view)
+    assert slow.last_iterations == 5 * 16  # the cap reached first
+    assert fast.last_iterations == 1200  # the default reached first (two players)
+
+
+@pytest.mark.parametrize("name", ["ismcts", "pimc", "expert"])
+def test_every_search_bot_takes_a_time_budget_and_a_cap(name: str) -> None:
+    view = opening_view()
+    budget = bots.create(name, 1, time_per_move=0.05)
+    capped = bots.create(name, 1, max_seconds=0.05)
+    budget.choose(view)
+    capped.choose(view)
+    assert budget.last_iterations >= 1 and capped.last_iterations >= 1  # type: ignore[attr-defined]
+    play = bots.create_for_play(name, 1)
+    assert play.choose(view) in view.legal_actions
+
+
+def test_people_never_wait_more_than_the_play_budget() -> None:
+    """The terminal and the web app create bots with ``create_for_play``."""
+    clock = FakeClock(0.05)
+    bot = ExpertBot(1, max_seconds=bots.PLAY_SECONDS, clock=clock)
+    bot.choose(opening_view())
+    assert clock.now <= bots.PLAY_SECONDS + 0.05 * 2
+    assert bots.PLAY_SECONDS <= 1.0
+
+
+# ---------------------------------------------------------------- the levers
+
+
+def brute_force(game: Round, seat_scores: tuple[int, ...], target: int) -> list[float]:
+    """Max-n without a table or cut-offs, to check the solver against."""
+    if game.is_over:
+        assert game.outcome is not None
+        return rewards(game.outcome, seat_scores, target)
+    seat = game.current_player
+    best: list[float] | None = None
+    for action in game.legal_actions():
+        child = game.clone()
+        child.apply(action)
+        values = brute_force(child, seat_scores, target)
+        if best is None or values[seat] > best[seat]:
+            best = values
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_solver_agrees_with_plain_max_n(players: int) -> None:
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(40):
+        game = Round.new(players, seed=seed)
+        while not game.is_over and (game.drawable or sum(game.hand_sizes) > 9):
+            game.apply(rng.choice(game.legal_actions()))
+        if game.is_over:
+            continue
+        scores = (40,) + (0,) * (players - 1)
+        solver = Solver(scores, game.target, 9)
+        assert solver.value(game) == brute_force(game, scores, game.target)
+        checked += 1
+    assert checked >= 10
+
+
+def test_the_solver_declines_what_it_cannot_solve_cheaply() -> None:
+    game = Round.new(2, seed=1)
+    assert Solver((0, 0), 100, 28).value(game) is None  # the boneyard is open
+    assert Solver((0, 0), 100, 13, drawable=12).value(game) is None  # 14 tiles in hands
+
+
+def test_inference_doubts_a_draw_by_a_seat_that_held_a_fitting_tile() -> None:
+    """R7 allows drawing with a playable tile; players rarely do, so such deals weigh less."""
+    game = Round.new(2, seed=8, leader=0)
+    game.apply(game.legal_actions()[0])  # seat 0 opens
+    game.apply(DRAW)  # seat 1 draws once (and is still to move)
+    view = game.view(0)
+    inference = Inference(view)
+    ends = game.end_values
+    fitting = [t for t in ALL_TILES if ends[0] in (t.low, t.high) or ends[1] in (t.low, t.high)]
+    worlds = [game.sample_hidden(0, random.Random(i)) for i in range(300)]
+    # It drew one tile: one fitting tile in its hand now may be that one, two may not.
+    held = [w for w in worlds if sum(1 for t in w.hand(1) if t in fitting) >= 2]
+    clean = [w for w in worlds if sum(1 for t in w.hand(1) if t in fitting) <= 1]
+    assert held and clean
+    assert max(inference.weight(w) for w in held) < 0.05
+    assert all(inference.weight(w) == 1.0 for w in clean)
+
+
+def test_inference_doubts_a_light_placement_beside_a_heavy_one() -> None:
+    """A seat that placed a light tile probably held no heavier one: the heavier the
+    heaviest tile a world gives it, the less that world weighs."""
+    hands = [
+        ["[0|0]", "[0|1]", "[1|1]", "[1|2]", "[2|2]", "[0|2]", "[1|3]"],
+        ["[0|3]", "[2|3]", "[3|3]", "[0|4]", "[1|4]", "[2|4]", "[3|4]"],
+    ]
+    dealt = {t for hand in hands for t in hand}
+    game = Round.from_deal(hands, [str(t) for t in ALL_TILES if str(t) not in dealt], 1)
+    game.apply(Place(Tile.parse("[0|3]"), None))  # seat 1 opens light although it holds [3|4]
+    inference = Inference(game.view(0))
+    worlds = [game.sample_hidden(0, random.Random(i)) for i in range(400)]
+    by_heaviest: dict[int, set[float]] = {}
+    for world in worlds:
+        heaviest = max(t.pips for t in world.hand(1))
+        by_heaviest.setdefault(heaviest, set()).add(inference.weight(world))
+    assert all(len(weights) == 1 for weights in by_heaviest.values())  # the heaviest decides
+    ordered = [next(iter(by_heaviest[h])) for h in sorted(by_heaviest)]
+    assert len(ordered) >= 4 and ordered == sorted(set(ordered), reverse=True)
+    true_world = inference.weight(game)  # it really held [3|4]: 7 pips against 3
+    assert true_world < 1.0
+
+
+def test_inference_reads_the_view_only() -> None:
+    """R21: two rounds that seat 0 cannot tell apart give the same weights to every world."""
+    view, twin, game, _ = twin_views(4)
+    worlds = [game.sample_hidden(0, random.Random(i)) for i in range(50)]
+    assert [Inference(view).weight(w) for w in worlds] == [
+        Inference(twin).weight(w) for w in worlds
+    ]
+
+
+def test_options_are_checked() -> None:
+    for options in ({"solve": -1}, {"inference": "yes"}, {"iterations": 0}, {"depth": 3}):
+        with pytest.raises(ValueError):
+            ExpertBot(0, **options)
+    assert isinstance(bots.create("expert", 0, solve=0, inference=0), ExpertBot)
