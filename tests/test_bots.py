@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -32,6 +33,24 @@ def choose(bot: bots.Bot, game: Round) -> object:
     if getattr(bot, "needs_round", False):
         return bot.choose_with_round(game)  # type: ignore[attr-defined]
     return bot.choose(game.view(game.current_player))
+
+
+def test_every_level_has_a_bot_a_name_and_a_description_in_every_language() -> None:
+    """``bots.LEVELS`` is the one mapping; the docs table repeats the English words."""
+    from draw_dominoes.i18n import LANGUAGES, translate
+
+    docs = (Path(__file__).parent.parent / "docs" / "bots.md").read_text()
+    assert list(bots.LEVELS) == ["beginner", "easy", "medium", "strong", "expert"]
+    for level, bot in bots.LEVELS.items():
+        assert bot in bots.OFFERED and bots.resolve(level) == bot
+        assert bots.create(level, seed=1).name == bot
+        for lang in LANGUAGES:
+            assert translate(f"common.level_{level}", lang)
+            assert translate(f"common.level_{level}_about", lang)
+        about = translate(f"common.level_{level}_about", "en")
+        assert f"| {level} | `{bot}` | {about} |" in docs
+    with pytest.raises(ValueError, match=r"choose a level \(beginner, .*\) or a bot \(random, "):
+        bots.create("grandmaster")
 
 
 def test_registry_lists_every_bot_and_hides_the_omniscient_one() -> None:

@@ -327,6 +327,21 @@ def test_hot_seat_hides_each_hand_before_the_keyboard_changes_hands(tmp_path: Pa
     assert "The match is saved" in ANSI.sub("", child.before)
 
 
+def test_a_seat_takes_a_level_and_plays_its_bot(tmp_path: Path) -> None:
+    """``--seat easy``: bots.LEVELS says greedy plays it, and the save names the bot."""
+    args = ("play", "--seat", "easy", "--seat", "beginner", "--seed", "8", "--plain")
+    done = run(tmp_path / "levels", *args)
+    assert done.returncode == 0, done.stderr
+    assert "Bot 1 (greedy)" in done.stdout and "Bot 2 (random)" in done.stdout
+    seats = read_save(only_save(tmp_path / "levels")).seats
+    assert [seat.player for seat in seats] == ["greedy", "random"]
+    same = run(tmp_path / "bots", "play", "--seat", "greedy", "--seat", "random", "--seed", "8")
+    assert same.returncode == 0
+    assert only_save(tmp_path / "levels").read_text() == only_save(tmp_path / "bots").read_text()
+    listed = run(tmp_path, "play", "--help").stdout
+    assert "strong = ismcts" in " ".join(listed.split()) and "expert" in listed
+
+
 def test_bots_alone_play_a_reproducible_match_without_a_terminal(tmp_path: Path) -> None:
     args = ("play", "--seat", "greedy", "--seat", "random", "--seat", "random", "--seed", "8")
     done = run(tmp_path / "a", *args, "--plain")

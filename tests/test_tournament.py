@@ -284,6 +284,12 @@ def test_report_only_without_matches_reports_every_game_in_the_file(
         (["--option", "ismcts.iterations"], "not a bot option"),
         (["--option", "ismcts.iterations=-3", "--bots", "ismcts,greedy"], "positive whole"),
         (["--matches", "0"], "at least 1"),
+        (["--bot", "fast"], "not a bot variant"),
+        (["--bot", "fast=chess"], "unknown bot 'chess'"),
+        (["--bot", "greedy=ismcts:iterations=3"], "a name of its own"),
+        (["--bot", "fast=ismcts:iterations=0", "--bots", "fast,greedy"], "positive whole"),
+        (["--bot", "fast=ismcts:depth=2", "--bots", "fast,greedy"], "has no option depth"),
+        (["--bot", "a=greedy", "--bot", "a=random"], "given twice"),
     ],
 )
 def test_cli_refuses_bad_input_and_writes_nothing(
@@ -294,3 +300,51 @@ def test_cli_refuses_bad_input_and_writes_nothing(
     assert code == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_two_settings_of_one_bot_meet_as_named_variants(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--bot NAME=BOT:KEY=VALUE``: each variant plays with its own options, under its name."""
+    out = tmp_path / "v.jsonl"
+    args = ["tournament", "--bot", "fast=ismcts:iterations=20", "--bot",
+            "slow=strong:iterations=60,epsilon=0.2", "--unit", "round", "--matches", "4",
+            "--out", str(out), "--no-progress", "--backend", "serial"]  # fmt: skip
+    assert main(args) == 0
+    report = capsys.readouterr().out
+    assert "fast" in report and "slow" in report
+    header, *games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert header["settings"]["variants"] == {"fast": "ismcts", "slow": "ismcts"}
+    assert header["settings"]["options"] == {
+        "fast": {"iterations": 20},
+        "slow": {"iterations": 60, "epsilon": 0.2},
+    }
+    assert len(games) == 4 and {tuple(sorted(g["seats"])) for g in games} == {("fast", "slow")}
+    assert main(args) == 0  # the finished file resumes: nothing is played again
+    assert out.read_text().count("\n") == 5
+
+
+def test_levels_play_as_their_bots_under_the_level_names(tmp_path: Path) -> None:
+    levels = Tournament(
+        players=2, tables=(("easy", "medium"),), deals=3, seed=5,
+        variants={"easy": "greedy", "medium": "heuristic"},
+    )  # fmt: skip
+    records = run_tournament(levels, tmp_path / "l.jsonl", backend="serial", progress=False)
+    assert {tuple(sorted(r["seats"])) for r in records} == {("easy", "medium")}
+    bots_ = Tournament(players=2, tables=(("greedy", "heuristic"),), deals=3, seed=5)
+    plain = run_tournament(bots_, tmp_path / "g.jsonl", backend="serial", progress=False)
+    assert [r["scores"] for r in records] == [r["scores"] for r in plain]  # the same bots
+
+
+def test_the_cli_takes_levels_wherever_it_takes_bots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "l.jsonl"
+    args = ["tournament", "--bots", "easy,beginner", "--unit", "round", "--matches", "2",
+            "--out", str(out), "--no-progress", "--backend", "serial"]  # fmt: skip
+    assert main(args) == 0
+    assert "easy" in capsys.readouterr().out
+    assert json.loads(out.read_text().splitlines()[0])["settings"]["variants"] == {
+        "easy": "greedy",
+        "beginner": "random",
+    }

@@ -402,6 +402,24 @@ def test_pages_and_assets_are_served_without_external_resources(server: Server) 
     assert server.get("/tile/9-9.svg").status_code == 404
     en, de = server.get("/api/i18n/en").json(), server.get("/api/i18n/de").json()
     assert set(en) == set(de) and en["web.draw_button"] != de["web.draw_button"]
+    # The seat menus name each bot with its level, from bots.LEVELS, in the reader's language.
+    assert (en["web.level_ismcts"], de["web.level_ismcts"]) == ("ISMCTS (strong)", "ISMCTS (stark)")
+    assert (en["web.level_expert"], de["web.level_expert"]) == ("expert", "Experte")
+    assert en["web.level_about_expert"].startswith("searches like strong")
+    assert "web.level_about_pimc" not in en  # pimc is offered but plays no level
+
+
+def test_a_table_takes_a_level_where_it_takes_a_bot(server: Server) -> None:
+    """``bots.LEVELS``: "strong" seats the bot that plays it, under that bot's name."""
+    table = server.create_table(3, "Ann", {"1": "strong", "2": "beginner"}, seed=3)
+    ann = Client(server, table["table_id"], table["token"])
+    seats = ann.recv()["table"]["seats"]
+    assert [s["level"] for s in seats] == [None, "ismcts", "random"]
+    assert seats[1]["name"] == "Bot 2 (ISMCTS)"
+    refused = server.post(
+        "/api/tables", {"players": 2, "name": "Ann", "bots": {"1": "grandmaster"}}
+    )
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_level"
 
 
 def test_a_player_who_leaves_mid_request_breaks_nothing(server: Server) -> None:

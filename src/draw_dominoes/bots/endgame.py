@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..round import Round
+from ..view import Outcome
 from .search import rewards
 
 __all__ = ["Solver"]
@@ -17,13 +20,22 @@ class Solver:
     remembered across calls, since one search meets the same endgames in many
     determinizations. ``limit`` is the most tiles in all hands that are solved; above
     it ``value`` returns ``None`` and the caller plays the round out instead.
-    ``drawable`` lets it solve rounds with that many tiles still to draw: a full round
-    fixes the boneyard's order, so its draws are no chance.
+    ``reward_of`` scores a finished round (``rewards`` unless given). ``drawable``
+    lets it solve rounds with that many tiles still to draw: a full round fixes the
+    boneyard's order, so its draws are no chance.
     """
 
-    __slots__ = ("drawable", "limit", "scores", "solved", "table", "target")
+    __slots__ = ("drawable", "limit", "reward_of", "scores", "solved", "table", "target")
 
-    def __init__(self, scores: tuple[int, ...], target: int, limit: int, drawable: int = 0) -> None:
+    def __init__(
+        self,
+        scores: tuple[int, ...],
+        target: int,
+        limit: int,
+        drawable: int = 0,
+        reward_of: Callable[[Outcome, tuple[int, ...], int], list[float]] = rewards,
+    ) -> None:
+        self.reward_of = reward_of
         self.scores = scores
         self.target = target
         self.limit = limit
@@ -41,7 +53,7 @@ class Solver:
     def _solve(self, game: Round) -> list[float]:
         outcome = game.outcome
         if outcome is not None:
-            return rewards(outcome, self.scores, self.target)
+            return self.reward_of(outcome, self.scores, self.target)
         seat = game.current_player
         key = (
             tuple(game.hand_mask(s) for s in range(game.players)),

@@ -24,15 +24,19 @@ from .ismcts import (
     DEFAULT_OPPONENTS,
     search,
 )
-from .search import positive_float, positive_int
+from .search import match_rewards, positive_float, positive_int, rewards
 
-__all__ = ["DEFAULT_SOLVE", "ExpertBot", "Inference"]
+__all__ = ["DEFAULT_SOLVE", "REWARDS", "ExpertBot", "Inference"]
 
 DEFAULT_SOLVE: Final = 12
 """Solve a determinization exactly once the boneyard is closed and at most this many
 tiles are left in all hands together."""
 DEFAULT_INFERENCE: Final = 1.0
 """How strongly the opponents' choices weight the determinizations (0: not at all)."""
+REWARDS: Final = {"match": match_rewards, "round": rewards}
+"""How a finished round is scored: ``match``, by how much it moves the chance of winning
+a two-player match (the score and the target decide what a round is worth); ``round``,
+as ``ismcts`` does."""
 _POOL: Final = 256
 """Determinizations drawn and weighted a move; the search draws from them by weight."""
 _HEAVY: Final = 1.0
@@ -148,7 +152,8 @@ class ExpertBot:
     Options: ``iterations`` and/or ``time_per_move`` (as ``ismcts``; by default the
     same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
     turns the weighting off), ``solve`` (most tiles in all hands solved exactly; 0 turns
-    solving off), ``exploration``, ``epsilon`` and ``opponents`` (as ``ismcts``).
+    solving off), ``reward`` (``match`` or ``round``, see ``REWARDS``), ``exploration``,
+    ``epsilon`` and ``opponents`` (as ``ismcts``).
     ``clock`` (a keyword, not an option) tells the time.
     """
 
@@ -161,7 +166,7 @@ class ExpertBot:
         clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
-        allowed = {"iterations", "time_per_move", "max_seconds", "inference", "solve"}
+        allowed = {"iterations", "time_per_move", "max_seconds", "inference", "solve", "reward"}
         check_options(self.name, options, allowed | {"exploration", "epsilon", "opponents"})
         iterations = options.get("iterations")
         time_per_move = options.get("time_per_move")
@@ -182,6 +187,10 @@ class ExpertBot:
         opponents = options.get("opponents")
         if opponents is not None and opponents not in ("search", "model"):
             raise ValueError(f"opponents must be 'search' or 'model', not {opponents!r}")
+        reward = options.get("reward", "match")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.reward_of = REWARDS[reward]
         self.iterations: int | None = iterations
         self.time_per_move: float | None = time_per_move
         self.inference = float(inference)
@@ -222,7 +231,11 @@ class ExpertBot:
         iterations = self.iterations
         if self.default_iterations:
             iterations = DEFAULT_ITERATIONS[view.players]
-        solver = Solver(view.scores, view.target, self.solve) if self.solve else None
+        solver = (
+            Solver(view.scores, view.target, self.solve, reward_of=self.reward_of)
+            if self.solve
+            else None
+        )
         action, self.last_iterations = search(
             determinize,
             rng,
@@ -233,6 +246,7 @@ class ExpertBot:
             opponents=self.opponents or DEFAULT_OPPONENTS[view.players],
             clock=self.clock,
             evaluate=None if solver is None else solver.value,
+            reward_of=self.reward_of,
         )
         self.last_solved = 0 if solver is None else solver.solved
         return action

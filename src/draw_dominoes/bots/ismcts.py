@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from ..actions import Action
 from ..round import Round, ViewSampler
-from ..view import PlayerView
+from ..view import Outcome, PlayerView
 from . import _rng, check_options, register, turn_actions
 from .search import GREEDY_KEY, play_out, positive_float, positive_int, rewards
 
@@ -69,6 +69,7 @@ def search(
     opponents: str = "search",
     clock: Callable[[], float] = time.perf_counter,
     evaluate: Callable[[Round], list[float] | None] | None = None,
+    reward_of: Callable[[Outcome, tuple[int, ...], int], list[float]] = rewards,
 ) -> tuple[Action, int]:
     """The most visited root action after the search, and the number of iterations run.
 
@@ -78,6 +79,7 @@ def search(
     ``model`` (see ``DEFAULT_OPPONENTS``); ``clock`` tells the time. ``evaluate``, when
     given, may return every seat's reward for the position left after expansion (an
     exact solution, say), which then replaces the playout; ``None`` means play it out.
+    ``reward_of`` scores a finished round for every seat (``rewards`` by default).
     """
     first = determinize()
     legal = first.legal_actions()
@@ -150,7 +152,7 @@ def search(
         if exact is None:
             outcome = game.outcome if game.is_over else play_out(game, rng, epsilon)
             assert outcome is not None
-            reward = rewards(outcome, scores, target)
+            reward = reward_of(outcome, scores, target)
         else:
             reward = exact
         for child in path:

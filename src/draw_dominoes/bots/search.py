@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Final
 
 from ..actions import DRAW, PASS, Action, Place
@@ -12,6 +13,8 @@ from ..view import Outcome
 
 __all__ = [
     "GREEDY_KEY",
+    "match_odds",
+    "match_rewards",
     "play_out",
     "positive_float",
     "positive_int",
@@ -78,3 +81,69 @@ def rewards(outcome: Outcome, scores: tuple[int, ...], target: int) -> list[floa
     out = [-value] * n
     out[winner] = value
     return out
+
+
+ROUND_POINTS: Final = (
+    601,
+    803,
+    515,
+    330,
+    246,
+    167,
+    119,
+    59,
+    46,
+    34,
+    22,
+    13,
+    15,
+    7,
+    3,
+    5,
+    2,
+    1,
+    0,
+    1,
+)
+"""How many of 3000 two-player rounds (``heuristic`` against itself) scored 0–4, 5–9, …
+95–99 points for their winner: the spread of one round's points, for ``match_odds``."""
+
+
+@cache
+def match_odds(target: int) -> tuple[tuple[float, ...], ...]:
+    """``odds[a][b]``: the chance that a seat with ``a`` points beats one with ``b`` in a
+    two-player match to ``target``, if either is as likely to take each round and a
+    round's points are spread as ``ROUND_POINTS`` (at each bucket's middle)."""
+    total = sum(ROUND_POINTS)
+    steps = [(5 * i + 2, count / total) for i, count in enumerate(ROUND_POINTS) if count]
+    odds = [[0.0] * (target + 1) for _ in range(target + 1)]
+    for a in range(target, -1, -1):
+        for b in range(target, -1, -1):
+            if a >= target:
+                odds[a][b] = 1.0
+            elif b >= target:
+                odds[a][b] = 0.0
+            else:
+                up = sum(p * odds[min(a + x, target)][b] for x, p in steps)
+                down = sum(p * odds[a][min(b + x, target)] for x, p in steps)
+                odds[a][b] = 0.5 * (up + down)
+    return tuple(tuple(row) for row in odds)
+
+
+def match_rewards(outcome: Outcome, scores: tuple[int, ...], target: int) -> list[float]:
+    """Each seat's reward in [-1, 1]: with two players, how much the round moves the
+    chance of winning the match (scaled so that the swing of a 50-point round is 1), so
+    that the score and the target decide what a round is worth; otherwise ``rewards``."""
+    if len(scores) != 2:
+        return rewards(outcome, scores, target)
+    winner = outcome.winner
+    if winner is None:
+        return [0.0, 0.0]
+    odds = match_odds(target)
+    a, b = (min(s, target) for s in scores)
+    before = odds[a][b]
+    scale = max(odds[min(a + 50, target)][b] - before, before - odds[a][min(b + 50, target)])
+    gained = min(outcome.points, target)
+    after = odds[min(a + gained, target)][b] if winner == 0 else odds[a][min(b + gained, target)]
+    change = max(-1.0, min(1.0, (after - before) / scale)) if scale > 0 else 0.0
+    return [change, -change]

@@ -64,6 +64,10 @@ export function levelName(level) {
   return has("level_" + level) ? t("level_" + level) : level;
 }
 
+export function levelAbout(level) {
+  return has("level_about_" + level) ? t("level_about_" + level) : null;
+}
+
 export function announce(text) {
   if (!text) return;
   const live = document.getElementById("live");

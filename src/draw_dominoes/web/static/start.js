@@ -1,6 +1,6 @@
 // The start page: what Draw is, one click against a bot, a full table set-up, public tables.
 
-import { app, el, t, levelName, postJSON, storedName, defaultName, replace, tileImage } from "./core.js";
+import { app, el, t, levelName, levelAbout, postJSON, storedName, defaultName, replace, tileImage } from "./core.js";
 
 let listTimer = null;
 
@@ -128,7 +128,7 @@ export function renderStart() {
       const id = `seat-${seat}`;
       const select = el("select", { id },
         el("option", { value: "" }, t("seat_open")),
-        offered.map((level) => el("option", { value: level, selected: level === "heuristic" },
+        offered.map((level) => el("option", { value: level, selected: level === "heuristic", title: levelAbout(level) },
           t("seat_bot", { level: levelName(level) }))));
       if (id in kept) select.value = kept[id];
       seatRows.append(el("p", { class: "field" }, el("label", { for: id }, t("seat_label", { number: seat + 1 })), select));

@@ -2,7 +2,7 @@
 // state. The server alone decides what is legal (R8) and what each seat may see (R21).
 
 import {
-  app, el, t, replace, tileImage, levelName, announce, focusKey, restoreFocus,
+  app, el, t, replace, tileImage, levelName, levelAbout, announce, focusKey, restoreFocus,
   setTitle, storedName, defaultName, reducedMotion, icon, listNames, strengthName,
 } from "./core.js";
 import { showLine, fitLine, endName, endValue, describeMoves } from "./line.js";
@@ -425,7 +425,7 @@ function renderLobby(message) {
         el("label", { for: id, class: "visually-hidden" }, t("seat_label", { number: seat.seat + 1 })),
         el("select", { id, onchange: (event) => send({ type: "seat", seat: seat.seat, level: event.target.value || null }) },
           el("option", { value: "", selected: seat.kind === "open" }, t("seat_open")),
-          info.bots_offered.map((level) => el("option", { value: level, selected: seat.level === level },
+          info.bots_offered.map((level) => el("option", { value: level, selected: seat.level === level, title: levelAbout(level) },
             t("seat_bot", { level: levelName(level) })))));
     }
     return el("li", { id: `seat-${seat.seat}-info`, class: `seat-row kind-${seat.kind}` },
