@@ -14,7 +14,7 @@ from typing import Any, Final
 from ..actions import Action, Draw, Place
 from ..round import Round, ViewSampler
 from ..tiles import VALUE_MASKS
-from ..view import PlayerView
+from ..view import Outcome, PlayerView
 from . import _rng, check_options, register, turn_actions
 from .endgame import Solver
 from .ismcts import (
@@ -28,7 +28,7 @@ from .search import match_rewards, positive_float, positive_int, rewards
 
 __all__ = ["DEFAULT_SOLVE", "REWARDS", "ExpertBot", "Inference"]
 
-DEFAULT_SOLVE: Final = 12
+DEFAULT_SOLVE: Final = 8
 """Solve a determinization exactly once the boneyard is closed and at most this many
 tiles are left in all hands together."""
 DEFAULT_INFERENCE: Final = 1.0
@@ -231,8 +231,20 @@ class ExpertBot:
         iterations = self.iterations
         if self.default_iterations:
             iterations = DEFAULT_ITERATIONS[view.players]
+        # A round's reward depends on its winner and points alone while one move is
+        # searched (the scores and the target stay): remember each one reckoned.
+        base = self.reward_of
+        known: dict[tuple[int | None, int], list[float]] = {}
+
+        def reward_of(outcome: Outcome, scores: tuple[int, ...], target: int) -> list[float]:
+            key = (outcome.winner, outcome.points)
+            reward = known.get(key)
+            if reward is None:
+                reward = known[key] = base(outcome, scores, target)
+            return reward
+
         solver = (
-            Solver(view.scores, view.target, self.solve, reward_of=self.reward_of)
+            Solver(view.scores, view.target, self.solve, reward_of=reward_of)
             if self.solve
             else None
         )
@@ -246,7 +258,7 @@ class ExpertBot:
             opponents=self.opponents or DEFAULT_OPPONENTS[view.players],
             clock=self.clock,
             evaluate=None if solver is None else solver.value,
-            reward_of=self.reward_of,
+            reward_of=reward_of,
         )
         self.last_solved = 0 if solver is None else solver.solved
         return action
