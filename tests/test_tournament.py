@@ -83,6 +83,30 @@ def test_summary_of_a_small_known_tournament() -> None:
     assert [s.name for s in report.bots] == ["A", "B"]  # ordered by rating
 
 
+def test_the_duplicate_margin_pairs_the_seatings_of_each_deal() -> None:
+    """Per deal, A's points less B's a round over both seatings; the interval is over deals."""
+    records = []
+    for deal, (first, second) in enumerate([(10, 4), (-2, 6), (8, 0)]):
+        # A in seat 0 then seat 1; one round each, (winner, points) giving A's margin.
+        for seats, margin in ((["A", "B"], first), (["B", "A"], second)):
+            a_seat = seats.index("A")
+            winner = a_seat if margin > 0 else 1 - a_seat
+            record = _record(seats, [0, 0], [(winner, abs(margin))])
+            record |= {"table": 0, "deal": deal}
+            records.append(record)
+    report = summarize(records, players=2, unit="round")
+    margin = report.margins["A"]["B"]
+    per_deal = [7.0, 2.0, 4.0]
+    mean = sum(per_deal) / 3
+    spread = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in per_deal) / 2 / 3)
+    assert margin["deals"] == 3 and math.isclose(margin["points_per_round"], mean)
+    assert math.isclose(margin["ci95_high"] - mean, spread)
+    assert report.margins["B"]["A"]["points_per_round"] == -mean
+    from draw_dominoes.tournament.report import format_table
+
+    assert "A against B: +4.33 (95% CI" in format_table(report)
+
+
 def test_three_seat_games_compare_every_pair_of_different_bots() -> None:
     records = [_record(["X", "Y", "Y"], [61, 30, 10], [(0, 61), (1, 30), (2, 10)])]
     report = summarize(records, players=3)

@@ -47,6 +47,20 @@ def format_table(report: Report) -> str:
                 cell = report.head_to_head.get(row, {}).get(column)
                 cells.append(f"{'—' if cell is None else _pct(cell['score']).strip():>{width}}")
             lines.append(f"{row:<12}" + "".join(cells))
+    margins = report.margins
+    shown = [
+        (a, c, margins[a][c])
+        for i, a in enumerate(names)
+        for c in names[i + 1 :]
+        if c in margins.get(a, {})
+    ]
+    if shown:
+        lines += ["", "duplicate margin: the first bot's points less the second's a round"]
+        for a, c, m in shown:
+            lines.append(
+                f"{a} against {c}: {m['points_per_round']:+.2f}"
+                f" (95% CI {m['ci95_low']:+.2f} to {m['ci95_high']:+.2f}, {m['deals']:.0f} deals)"
+            )
     return "\n".join(lines)
 
 

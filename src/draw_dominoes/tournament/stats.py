@@ -157,6 +157,10 @@ class Report:
     games: int
     bots: list[BotSummary]
     head_to_head: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    margins: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    """Two-player games only: per pair of bots, the row bot's points less the column
+    bot's a round, averaged over each deal's seatings (duplicate format), with a normal
+    95% interval over the deals; luck of the deal cancels within a deal."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -165,6 +169,7 @@ class Report:
             "games": self.games,
             "bots": [b.to_dict() for b in self.bots],
             "head_to_head": self.head_to_head,
+            "margins": self.margins,
         }
 
 
@@ -178,10 +183,21 @@ def summarize(records: Iterable[GameResult], players: int, unit: str = "match") 
     summaries: dict[str, BotSummary] = {}
     pair_wins: dict[tuple[str, str], float] = {}
     meetings: dict[tuple[str, str], int] = {}
+    by_deal: dict[tuple[str, str], dict[object, list[float]]] = {}
     games = 0
     for record in records:
         games += 1
         seats: list[str] = record["seats"]
+        if len(seats) == 2 and seats[0] != seats[1] and record["rounds"]:
+            got = [0, 0]
+            for r in record["rounds"]:
+                if r["winner"] is not None:
+                    got[r["winner"]] += r["points"]
+            per_round = (got[0] - got[1]) / len(record["rounds"])
+            deal = (record.get("table"), record.get("deal", record.get("key")))
+            for me, them, sign in ((0, 1, 1.0), (1, 0, -1.0)):
+                pair = (seats[me], seats[them])
+                by_deal.setdefault(pair, {}).setdefault(deal, []).append(sign * per_round)
         scores: list[int] = record["scores"]
         winners: list[int] = record["winners"]
         for seat, name in enumerate(seats):
@@ -226,5 +242,26 @@ def summarize(records: Iterable[GameResult], players: int, unit: str = "match") 
             "ci95_low": low,
             "ci95_high": high,
         }
+    margins: dict[str, dict[str, dict[str, float]]] = {}
+    for (a, b), deals in by_deal.items():
+        values = [sum(v) / len(v) for v in deals.values()]
+        mean = sum(values) / len(values)
+        spread = 0.0
+        if len(values) > 1:
+            variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+            spread = 1.96 * math.sqrt(variance / len(values))
+        margins.setdefault(a, {})[b] = {
+            "deals": len(values),
+            "points_per_round": mean,
+            "ci95_low": mean - spread,
+            "ci95_high": mean + spread,
+        }
     ordered = sorted(summaries.values(), key=lambda s: -s.rating)
-    return Report(players=players, unit=unit, games=games, bots=ordered, head_to_head=matrix)
+    return Report(
+        players=players,
+        unit=unit,
+        games=games,
+        bots=ordered,
+        head_to_head=matrix,
+        margins=margins,
+    )
