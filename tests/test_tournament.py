@@ -95,12 +95,12 @@ def test_the_duplicate_margin_pairs_the_seatings_of_each_deal() -> None:
             record |= {"table": 0, "deal": deal}
             records.append(record)
     report = summarize(records, players=2, unit="round")
-    margin = report.margins["A"]["B"]
+    found = report.margins["A"]["B"]
     per_deal = [7.0, 2.0, 4.0]
     mean = sum(per_deal) / 3
     spread = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in per_deal) / 2 / 3)
-    assert margin["deals"] == 3 and math.isclose(margin["points_per_round"], mean)
-    assert math.isclose(margin["ci95_high"] - mean, spread)
+    assert found["deals"] == 3 and math.isclose(found["points_per_round"], mean)
+    assert math.isclose(found["ci95_high"] - mean, spread)
     assert report.margins["B"]["A"]["points_per_round"] == -mean
     from draw_dominoes.tournament.report import format_table
 
