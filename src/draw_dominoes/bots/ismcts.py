@@ -220,13 +220,20 @@ class ISMCTSBot:
     ``max_seconds`` caps the default search in time without replacing its iterations;
     ``opponents`` (``search`` or ``model``, see ``DEFAULT_OPPONENTS``), ``exploration``
     (UCB constant, rewards in [-1, 1]) and ``epsilon`` (random moves in the greedy
-    playouts and in modelled opponents).
+    playouts and in modelled opponents). ``clock`` (a keyword) tells the time.
     """
 
     name = "ismcts"
 
-    def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
+    def __init__(
+        self,
+        seed: int | random.Random = 0,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        **options: Any,
+    ) -> None:
         self.settings = _search_options(self.name, options)
+        self.clock = clock
         self.rng = _rng(seed)
         self.last_iterations = 0
 
@@ -238,7 +245,9 @@ class ISMCTSBot:
         rng = self.rng
         sample = ViewSampler(view).sample
         settings = _settings_for(self.settings, view.players)
-        action, self.last_iterations = search(lambda: sample(rng), rng, **settings)
+        action, self.last_iterations = search(
+            lambda: sample(rng), rng, clock=self.clock, **settings
+        )
         return action
 
 
@@ -252,8 +261,15 @@ class OmniscientBot:
     name = "omniscient"
     needs_round = True
 
-    def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
+    def __init__(
+        self,
+        seed: int | random.Random = 0,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        **options: Any,
+    ) -> None:
         self.settings = _search_options(self.name, options)
+        self.clock = clock
         self.rng = _rng(seed)
         self.last_iterations = 0
 
@@ -268,7 +284,7 @@ class OmniscientBot:
             self.last_iterations = 0
             return legal[0]
         settings = _settings_for(self.settings, round_.players)
-        action, self.last_iterations = search(round_.clone, self.rng, **settings)
+        action, self.last_iterations = search(round_.clone, self.rng, clock=self.clock, **settings)
         return action
 
 

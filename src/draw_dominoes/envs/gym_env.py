@@ -37,6 +37,7 @@ def _check_opponent(opponent: object) -> None:
     """
     offered = ", ".join(bots.OFFERED)
     if isinstance(opponent, str):
+        opponent = bots.LEVELS.get(opponent, opponent)  # a level plays its bot
         if opponent not in bots.NAMES:
             raise ValueError(f"unknown bot {opponent!r}; choose one of {offered}")
         if opponent not in bots.OFFERED:
