@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_envs.py
 	$(BIN)/python benchmarks/bench_bots.py
+	$(BIN)/python benchmarks/bench_inference.py
 
 # e.g. make tournament ARGS="--bots ismcts,greedy --matches 500 --json report.json --chart report.png"
 tournament: $(STAMP)

@@ -206,8 +206,12 @@ def test_inference_doubts_a_draw_by_a_seat_that_held_a_fitting_tile() -> None:
     held = [w for w in worlds if sum(1 for t in w.hand(1) if t in fitting) >= 2]
     clean = [w for w in worlds if sum(1 for t in w.hand(1) if t in fitting) <= 1]
     assert held and clean
-    assert max(inference.weight(w) for w in held) < 0.05
-    assert all(inference.weight(w) == 1.0 for w in clean)
+    clean_weights = {inference.weight(w) for w in clean}
+    assert len(clean_weights) == 1
+    assert max(inference.weight(w) for w in held) < min(clean_weights) / 3
+    # It may be a random player (prior 5%), whose draws say nothing: no world is ruled
+    # out, each keeps at least 5% of a third.
+    assert min(inference.weight(w) for w in held) >= 0.05 / 3
 
 
 def test_inference_doubts_a_light_placement_beside_a_heavy_one() -> None:
@@ -230,7 +234,7 @@ def test_inference_doubts_a_light_placement_beside_a_heavy_one() -> None:
     ordered = [next(iter(by_heaviest[h])) for h in sorted(by_heaviest)]
     assert len(ordered) >= 4 and ordered == sorted(set(ordered), reverse=True)
     true_world = inference.weight(game)  # it really held [3|4]: 7 pips against 3
-    assert true_world < 1.0
+    assert ordered[-1] < true_world <= ordered[0]
 
 
 def test_inference_reads_the_view_only() -> None:

@@ -46,6 +46,11 @@ _UNIFORM: Final = 0.05
 """... mixed with this much uniform choice, since nobody plays by pips alone."""
 _VOLUNTARY: Final = 0.005
 """The odds that a player draws while it holds a tile that fits (R7 allows it)."""
+_SENSIBLE: Final = 0.95
+"""The prior that an opponent plays by the model rather than at random."""
+_RANDOM_ODDS: Final = 1 / 3
+"""A random player's odds for each choice it made, against the model's 1 for the
+choice it expects (about three legal actions a turn)."""
 
 
 class Inference:
@@ -104,23 +109,27 @@ class Inference:
             self.draws.append((seat, draws))
 
     def weight(self, game: Round) -> float:
-        """The sample's likelihood under the opponent model, scaled so that 1 is the most."""
-        log_weight = 0.0
-        for seat, places in self.places:
+        """The sample's likelihood, each opponent either sensible (the model above) or
+        playing at random, as likely as not: a seat that keeps doing what the model
+        calls unlikely is soon taken for a random player, whose choices say nothing."""
+        weight = 1.0
+        for (seat, places), (_, draws) in zip(self.places, self.draws, strict=True):
             held = game.hand_mask(seat)
+            log_sensible = 0.0
             for fits, pips, since in places:
                 hand = held | since
                 options = hand if fits is None else hand & fits
                 heaviest = _heaviest(options)
                 if heaviest > pips:
                     odds = (1 - _UNIFORM) * math.exp(-_HEAVY * (heaviest - pips)) + _UNIFORM
-                    log_weight += math.log(odds)
-        for seat, draws in self.draws:
-            held = game.hand_mask(seat)
+                    log_sensible += math.log(odds)
             for fits, since, drawn in draws:
                 if ((held | since) & fits).bit_count() > drawn:
-                    log_weight += math.log(_VOLUNTARY)
-        return math.exp(self.strength * log_weight)
+                    log_sensible += math.log(_VOLUNTARY)
+            events = len(places) + len(draws)
+            sensible = math.exp(self.strength * log_sensible)
+            weight *= _SENSIBLE * sensible + (1 - _SENSIBLE) * _RANDOM_ODDS**events
+        return weight
 
 
 def _heaviest(mask: int) -> int:
