@@ -13,18 +13,12 @@ from typing import Any, Final
 
 from ..actions import Action, Draw, Place
 from ..round import Round, ViewSampler
-from ..tiles import VALUE_MASKS
+from ..tiles import ALL_TILES, VALUE_MASKS
 from ..view import Outcome, PlayerView
-from . import _rng, check_options, register, turn_actions
+from . import _rng, register, turn_actions
 from .endgame import Solver
-from .ismcts import (
-    DEFAULT_EPSILON,
-    DEFAULT_EXPLORATION,
-    DEFAULT_ITERATIONS,
-    DEFAULT_OPPONENTS,
-    search,
-)
-from .search import match_rewards, positive_float, positive_int, rewards
+from .ismcts import search, search_options, settings_for
+from .search import match_rewards, rewards
 
 __all__ = ["DEFAULT_SOLVE", "REWARDS", "ExpertBot", "Inference"]
 
@@ -144,13 +138,7 @@ def _heaviest(mask: int) -> int:
     return best
 
 
-def _pips_by_index() -> tuple[int, ...]:
-    from ..tiles import ALL_TILES
-
-    return tuple(t.pips for t in ALL_TILES)
-
-
-_PIPS: Final = _pips_by_index()
+_PIPS: Final = tuple(t.pips for t in ALL_TILES)
 
 
 class ExpertBot:
@@ -175,38 +163,20 @@ class ExpertBot:
         clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
-        allowed = {"iterations", "time_per_move", "max_seconds", "inference", "solve", "reward"}
-        check_options(self.name, options, allowed | {"exploration", "epsilon", "opponents"})
-        iterations = options.get("iterations")
-        time_per_move = options.get("time_per_move")
-        if iterations is not None:
-            positive_int("iterations", iterations)
-        if time_per_move is not None:
-            time_per_move = positive_float("time_per_move", time_per_move)
-        self.default_iterations = iterations is None and time_per_move is None
-        if options.get("max_seconds") is not None:
-            cap = positive_float("max_seconds", options["max_seconds"])
-            time_per_move = cap if time_per_move is None else min(time_per_move, cap)
+        own = frozenset({"inference", "solve", "reward"})
+        self.settings = search_options(self.name, options, own)
         inference = options.get("inference", DEFAULT_INFERENCE)
         if isinstance(inference, bool) or not isinstance(inference, int | float) or inference < 0:
             raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
         solve = options.get("solve", DEFAULT_SOLVE)
         if type(solve) is not int or solve < 0:
             raise ValueError(f"solve must be a whole number of tiles, 0 or more, not {solve!r}")
-        opponents = options.get("opponents")
-        if opponents is not None and opponents not in ("search", "model"):
-            raise ValueError(f"opponents must be 'search' or 'model', not {opponents!r}")
         reward = options.get("reward", "match")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.reward_of = REWARDS[reward]
-        self.iterations: int | None = iterations
-        self.time_per_move: float | None = time_per_move
         self.inference = float(inference)
         self.solve = solve
-        self.exploration = float(options.get("exploration", DEFAULT_EXPLORATION))
-        self.epsilon = float(options.get("epsilon", DEFAULT_EPSILON))
-        self.opponents: str | None = opponents
         self.clock = clock
         self.rng = _rng(seed)
         self.last_iterations = 0
@@ -237,9 +207,6 @@ class ExpertBot:
             def determinize() -> Round:
                 return sample(rng)
 
-        iterations = self.iterations
-        if self.default_iterations:
-            iterations = DEFAULT_ITERATIONS[view.players]
         # A round's reward depends on its winner and points alone while one move is
         # searched (the scores and the target stay): remember each one reckoned.
         base = self.reward_of
@@ -260,14 +227,10 @@ class ExpertBot:
         action, self.last_iterations = search(
             determinize,
             rng,
-            iterations=iterations,
-            time_per_move=self.time_per_move,
-            exploration=self.exploration,
-            epsilon=self.epsilon,
-            opponents=self.opponents or DEFAULT_OPPONENTS[view.players],
             clock=self.clock,
             evaluate=None if solver is None else solver.value,
             reward_of=reward_of,
+            **settings_for(self.settings, view.players),
         )
         self.last_solved = 0 if solver is None else solver.solved
         return action

@@ -23,7 +23,15 @@ from ..view import Outcome, PlayerView
 from . import _rng, check_options, register, turn_actions
 from .search import GREEDY_KEY, play_out, positive_float, positive_int, rewards
 
-__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_OPPONENTS", "ISMCTSBot", "OmniscientBot", "search"]
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "DEFAULT_OPPONENTS",
+    "ISMCTSBot",
+    "OmniscientBot",
+    "search",
+    "search_options",
+    "settings_for",
+]
 
 DEFAULT_ITERATIONS: Final[dict[int, int]] = {2: 1200, 3: 2000, 4: 2000}
 """Iterations a move by default, by number of players: about a tenth of a second each way.
@@ -164,11 +172,16 @@ def search(
     return best_action, done
 
 
-def _search_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
+def search_options(
+    name: str, options: dict[str, Any], more: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The search settings in ``options``, checked; ``more`` names a bot's own options,
+    which are allowed here and checked by the bot."""
     check_options(
         name,
         options,
-        {"iterations", "time_per_move", "max_seconds", "exploration", "epsilon", "opponents"},
+        {"iterations", "time_per_move", "max_seconds", "exploration", "epsilon", "opponents"}
+        | more,
     )
     iterations = options.get("iterations")
     time_per_move = options.get("time_per_move")
@@ -200,7 +213,7 @@ def _search_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _settings_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
+def settings_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
     """The search settings at a table of ``players``, with the defaults for that size filled in."""
     resolved = dict(settings)
     if resolved["opponents"] is None:
@@ -232,7 +245,7 @@ class ISMCTSBot:
         clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
-        self.settings = _search_options(self.name, options)
+        self.settings = search_options(self.name, options)
         self.clock = clock
         self.rng = _rng(seed)
         self.last_iterations = 0
@@ -244,7 +257,7 @@ class ISMCTSBot:
             return legal[0]
         rng = self.rng
         sample = ViewSampler(view).sample
-        settings = _settings_for(self.settings, view.players)
+        settings = settings_for(self.settings, view.players)
         action, self.last_iterations = search(
             lambda: sample(rng), rng, clock=self.clock, **settings
         )
@@ -268,7 +281,7 @@ class OmniscientBot:
         clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
-        self.settings = _search_options(self.name, options)
+        self.settings = search_options(self.name, options)
         self.clock = clock
         self.rng = _rng(seed)
         self.last_iterations = 0
@@ -283,7 +296,7 @@ class OmniscientBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        settings = _settings_for(self.settings, round_.players)
+        settings = settings_for(self.settings, round_.players)
         action, self.last_iterations = search(round_.clone, self.rng, clock=self.clock, **settings)
         return action
 
