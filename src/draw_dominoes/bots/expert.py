@@ -142,7 +142,7 @@ _PIPS: Final = tuple(t.pips for t in ALL_TILES)
 
 
 class ExpertBot:
-    """The strongest bot: ISMCTS whose determinizations are drawn in proportion to how
+    """The ``expert`` level's bot: ISMCTS whose determinizations are drawn in proportion to how
     likely the opponents' observed choices were (``Inference``), and whose closed-boneyard
     endgames are solved exactly (``Solver``) rather than played out greedily.
 
