@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from typing import Any
 
@@ -13,8 +14,8 @@ from draw_dominoes import ALL_TILES, DRAW, Place, Round, Tile, bots
 from draw_dominoes.actions import parse_action
 from draw_dominoes.bots.endgame import Solver
 from draw_dominoes.bots.expert import ExpertBot, Inference
-from draw_dominoes.bots.search import rewards
-from draw_dominoes.view import PlayerView, Termination
+from draw_dominoes.bots.search import match_odds, match_rewards, rewards
+from draw_dominoes.view import Outcome, PlayerView, Termination
 
 POSITIONS: list[dict[str, Any]] = json.loads((DATA / "expert_positions.json").read_text())
 """Two-player positions, each with the one action that is best in every deal the seat to
@@ -251,3 +252,28 @@ def test_options_are_checked() -> None:
         with pytest.raises(ValueError):
             ExpertBot(0, **options)
     assert isinstance(bots.create("expert", 0, solve=0, inference=0), ExpertBot)
+
+
+def test_match_odds_are_fair_and_rise_with_the_score() -> None:
+    """R20: first to the target wins; between equal players the odds are symmetric."""
+    odds = match_odds(100)
+    assert math.isclose(odds[0][0], 0.5)
+    for a, b in ((10, 40), (70, 95), (99, 0)):
+        assert math.isclose(odds[a][b] + odds[b][a], 1.0)
+    assert all(odds[a][30] <= odds[a + 1][30] for a in range(99))
+    assert odds[100][99] == 1.0 and odds[99][100] == 0.0
+
+
+def test_match_rewards_weigh_a_round_by_what_it_does_to_the_match() -> None:
+    """A round that wins the match is worth 1, and points past that are worth nothing."""
+
+    def won(points: int, scores: tuple[int, int]) -> list[float]:
+        outcome = Outcome(Termination.DOMINO, 0, points, (0, points))
+        return match_rewards(outcome, scores, 100)
+
+    assert won(30, (80, 90)) == [1.0, -1.0]  # 80 + 30 wins the match
+    assert won(20, (80, 90)) == won(45, (80, 90))  # both finish it
+    assert 0 < won(10, (0, 0))[0] < won(20, (0, 0))[0] < won(45, (0, 0))[0] < 1.0
+    assert sum(won(10, (20, 50))) == 0.0  # zero-sum, as the solver's minimax needs
+    tie = Outcome(Termination.BLOCKED, None, 0, (10, 10))
+    assert match_rewards(tie, (0, 0), 100) == [0.0, 0.0]  # R17: nobody scores
