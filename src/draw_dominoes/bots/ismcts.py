@@ -225,18 +225,10 @@ def settings_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
     return resolved
 
 
-class ISMCTSBot:
-    """Information Set MCTS over determinizations of its own view, never the true round.
+class _SearchBot:
+    """What both bots of this module keep: checked settings, a clock and their own rng."""
 
-    Options: ``iterations`` (default 1200 with two players, 2000 with three or four)
-    and/or ``time_per_move`` in seconds (the first limit reached stops the search);
-    ``max_seconds`` caps the default search in time without replacing its iterations;
-    ``opponents`` (``search`` or ``model``, see ``DEFAULT_OPPONENTS``), ``exploration``
-    (UCB constant, rewards in [-1, 1]) and ``epsilon`` (random moves in the greedy
-    playouts and in modelled opponents). ``clock`` (a keyword) tells the time.
-    """
-
-    name = "ismcts"
+    name: str
 
     def __init__(
         self,
@@ -249,6 +241,20 @@ class ISMCTSBot:
         self.clock = clock
         self.rng = _rng(seed)
         self.last_iterations = 0
+
+
+class ISMCTSBot(_SearchBot):
+    """Information Set MCTS over determinizations of its own view, never the true round.
+
+    Options: ``iterations`` (default 1200 with two players, 2000 with three or four)
+    and/or ``time_per_move`` in seconds (the first limit reached stops the search);
+    ``max_seconds`` caps the default search in time without replacing its iterations;
+    ``opponents`` (``search`` or ``model``, see ``DEFAULT_OPPONENTS``), ``exploration``
+    (UCB constant, rewards in [-1, 1]) and ``epsilon`` (random moves in the greedy
+    playouts and in modelled opponents). ``clock`` (a keyword) tells the time.
+    """
+
+    name = "ismcts"
 
     def choose(self, view: PlayerView) -> Action:
         legal = turn_actions(view)
@@ -264,7 +270,7 @@ class ISMCTSBot:
         return action
 
 
-class OmniscientBot:
+class OmniscientBot(_SearchBot):
     """Sees every hand and the boneyard order: the same search on the true round (plain UCT).
 
     Only for measuring the ceiling; it cannot play from a view. The tournament runner
@@ -273,18 +279,6 @@ class OmniscientBot:
 
     name = "omniscient"
     needs_round = True
-
-    def __init__(
-        self,
-        seed: int | random.Random = 0,
-        *,
-        clock: Callable[[], float] = time.perf_counter,
-        **options: Any,
-    ) -> None:
-        self.settings = search_options(self.name, options)
-        self.clock = clock
-        self.rng = _rng(seed)
-        self.last_iterations = 0
 
     def choose(self, view: PlayerView) -> Action:
         raise TypeError("the omniscient bot needs the whole round: call choose_with_round(round)")

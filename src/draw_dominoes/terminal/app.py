@@ -21,7 +21,9 @@ def _seat_choices() -> list[str]:
 def _level_help() -> str:
     from .. import bots
 
-    return "; ".join(f"{level} = {bot}" for level, bot in bots.LEVELS.items())
+    return ", ".join(
+        level if level == bot else f"{level} = {bot}" for level, bot in bots.LEVELS.items()
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
