@@ -134,3 +134,32 @@ def test_a_domino_against_one_opponent_adds_nothing_up() -> None:
         "domino: Ann went out; the other player holds 12, so Ann scores 12"
     )
     assert explain_outcome(domino, ["Ann", "Bob"], "de").endswith("also erhält Ann 12")
+
+
+def test_a_hint_names_the_action_by_the_value_it_matches_in_both_languages() -> None:
+    from draw_dominoes import DRAW, PASS, Line, Place, Tile
+    from draw_dominoes.i18n import explain_hint, format_decimal, name_action
+
+    line = Line()
+    line = line.place(Tile(2, 2), None)
+    line = line.place(Tile(2, 5), 1)
+    place = Place(Tile(5, 6), 1)
+    assert name_action(place, line) == "[5|6] on the 5"
+    assert name_action(place, line, "de") == "[5|6] an die 5"
+    assert (
+        explain_hint(place, DRAW, 6.4, line)
+        == "[5|6] on the 5: about 6 points better than drawing."
+    )
+    assert explain_hint(place, DRAW, 6.4, line, "de") == (
+        "[5|6] an die 5: etwa 6 Punkte besser als Ziehen."
+    )
+    assert explain_hint(DRAW, PASS, 0.8, line) == "Drawing: about 1 point better than passing."
+    assert explain_hint(DRAW, place, 0.3, line) == "Drawing: about as good as [5|6] on the 5."
+    assert (
+        explain_hint(place, None, None, line, "de")
+        == "[5|6] an die 5 ist der einzige erlaubte Zug."
+    )
+    assert explain_hint(Place(Tile(6, 6), None), DRAW, 9, Line()) == (
+        "Opening with [6|6]: about 9 points better than drawing."
+    )
+    assert format_decimal(9.04, "de") == "9,0" and format_decimal(9.04) == "9.0"

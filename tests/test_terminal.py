@@ -4,6 +4,7 @@ English and German, bad input, a resume after killing the process, hot seat, sav
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import signal
@@ -524,3 +525,82 @@ def test_bots_play_on_when_nothing_can_be_saved_and_say_so_in_german(tmp_path: P
     assert "Die Partie ist beendet" in out
     assert "Das Partieprotokoll konnte nicht gespeichert werden" in out
     assert re.search(r"Der Startwert dieser Partie war \d+: draw-dominoes play --seed \d+", out)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_hint_names_the_best_move_only_when_the_match_allows_hints(
+    tmp_path: Path, lang: str
+) -> None:
+    """``!`` asks for a hint: with ``--hints`` it names an action and its worth in words; the
+    save keeps the setting, so a resumed match allows them too. Without, it says how."""
+    words = LANGUAGES[lang]
+    hint = "Hint:" if lang == "en" else "Tipp:"
+    child = spawn(tmp_path, "play", "--seed", "5", "--hints", "--plain", lang=lang)
+    player = Player(child, words)
+    player.play_to_a_move(0)
+    assert "! = " in player.last
+    child.sendline("!")
+    assert player.next_prompt()
+    said = player.last[player.last.find(hint) :].split("\n", 1)[0]
+    assert said.startswith(hint) and said.endswith("."), player.last
+    assert re.search(r"\[\d\|\d\]|draw|Ziehen|pass|Passen", said), said
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert read_save(only_save(tmp_path)).hints
+    again = Player(spawn(tmp_path, "play", "--resume", "--plain", lang=lang), words)
+    again.play_to_a_move(0)
+    again.child.sendline("!")
+    assert again.next_prompt() and hint in again.last
+    again.child.sendline("q")
+    again.child.expect(pexpect.EOF)
+
+    off = Player(spawn(tmp_path / "off", "play", "--seed", "5", "--plain", lang=lang), words)
+    off.play_to_a_move(0)
+    assert "! = " not in off.last
+    off.child.sendline("!")
+    assert off.next_prompt()
+    assert hint not in off.last and "play --hints" in off.last
+    off.child.sendline("q")
+    off.child.expect(pexpect.EOF)
+
+
+def test_review_prints_accuracy_and_the_costliest_choices(tmp_path: Path) -> None:
+    """``review FILE``: a table, ``--plain`` text, ``--json`` for scripts; the analysis is kept
+    beside the file, so a second look is instant and gives the same review."""
+    source = Path(__file__).parent / "data" / "golden_match_greedy_random_seed2026.json"
+    path = tmp_path / "match.json"
+    path.write_text(source.read_text())
+    table = run(tmp_path, "review", str(path), "--seat", "1", "--iterations", "200")
+    assert table.returncode == 0, table.stderr
+    assert "Accuracy" in table.stdout and "Player 1" in table.stdout
+    assert "The costliest choices of Player 1:" in table.stdout and "better:" in table.stdout
+    cache = tmp_path / "match.json.review.json"
+    assert cache.exists()
+    stored = cache.read_text()
+    plain = run(tmp_path, "review", str(path), "--seat", "1", "--iterations", "200", "--plain")
+    assert plain.returncode == 0 and "┃" not in plain.stdout
+    assert "Player 1: accuracy " in plain.stdout
+    assert cache.read_text() == stored  # nothing analysed twice
+    data = run(tmp_path, "review", str(path), "--seat", "1", "--iterations", "200", "--json")
+    review = json.loads(data.stdout)
+    assert review["seats"] == [0] and review["names"][0] == "Player 1"
+    accuracy = review["summary"]["0"]["accuracy"]
+    assert f"Player 1: accuracy {accuracy:.0f}%" in plain.stdout
+    german = run(
+        tmp_path, "review", str(path), "--seat", "1", "--iterations", "200", "--lang", "de"
+    )
+    assert "Genauigkeit" in german.stdout and "Die teuersten Entscheidungen" in german.stdout
+
+
+def test_review_refuses_a_missing_seat_and_a_broken_file(tmp_path: Path) -> None:
+    source = Path(__file__).parent / "data" / "golden_match_greedy_random_seed2026.json"
+    path = tmp_path / "match.json"
+    path.write_text(source.read_text())
+    seat = run(tmp_path, "review", str(path), "--seat", "3")
+    assert seat.returncode == 2 and "no player 3" in seat.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "draw-dominoes", "kind": "match"')
+    bad = run(tmp_path, "review", str(broken))
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert broken.read_text() == '{"format": "draw-dominoes", "kind": "match"'
+    assert not (tmp_path / "broken.json.review.json").exists()

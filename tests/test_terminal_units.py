@@ -160,9 +160,20 @@ def test_a_save_round_trips_and_leaves_no_temporary_file(tmp_path: Path) -> None
     saves.write_save(path, seats, "de", match)
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
     saved = saves.read_save(path)
-    assert saved.seats == seats and saved.lang == "de"
+    assert saved.seats == seats and saved.lang == "de" and not saved.hints
     assert record.dumps(saved.match) == record.dumps(match)
     assert saves.new_save_path(tmp_path, now=0) != path  # never reused
+    saves.write_save(path, seats, "de", match, hints=True)
+    assert saves.read_save(path).hints
+
+
+def test_a_save_from_before_hints_reads_as_hints_off(tmp_path: Path) -> None:
+    path = tmp_path / "old.json"
+    saves.write_save(path, (saves.Seat("human"), saves.Seat("greedy")), "en", Match.new(2, seed=4))
+    document = json.loads(path.read_text())
+    del document["hints"]
+    path.write_text(json.dumps(document))
+    assert saves.read_save(path).hints is False
 
 
 @pytest.mark.parametrize(
@@ -172,6 +183,7 @@ def test_a_save_round_trips_and_leaves_no_temporary_file(tmp_path: Path) -> None
         (lambda text: text.replace('"human"', '"wizard"'), "unknown player 'wizard'"),
         (lambda text: text.replace('"draw-dominoes-terminal-save"', '"x"'), "not a draw"),
         (lambda text: text.replace('"lang": "en"', '"lang": "fr"'), "unknown language"),
+        (lambda text: text.replace('"hints": false', '"hints": "yes"'), "hints must be true"),
     ],
 )
 def test_a_damaged_save_is_a_clear_error(tmp_path: Path, damage: object, complaint: str) -> None:

@@ -18,6 +18,10 @@ from pathlib import Path
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("draw_dominoes.terminal.app", "play a match in the terminal"),
     "replay": ("draw_dominoes.terminal.replay", "step through a saved game"),
+    "review": (
+        "draw_dominoes.terminal.review",
+        "every decision of a saved or finished match, valued by the bots",
+    ),
     "serve": ("draw_dominoes.web.cli", "run the web app"),
     "backup": ("draw_dominoes.web.backup", "copy the web app's database, safe while it runs"),
     "tournament": ("draw_dominoes.tournament.cli", "play bots against each other and rate them"),
@@ -30,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 EXTRAS: dict[str, str] = {
     "play": "terminal",
     "replay": "terminal",
+    "review": "terminal",
     "serve": "web",
     "tournament": "tournament",
 }

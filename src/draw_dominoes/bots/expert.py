@@ -20,7 +20,15 @@ from .endgame import Solver
 from .ismcts import search, search_options, settings_for
 from .search import match_rewards, rewards
 
-__all__ = ["DEFAULT_SOLVE", "EXPLORATION", "REWARDS", "ExpertBot", "Inference"]
+__all__ = [
+    "DEFAULT_POOL",
+    "DEFAULT_SOLVE",
+    "EXPLORATION",
+    "REWARDS",
+    "ExpertBot",
+    "Inference",
+    "relative_points",
+]
 
 DEFAULT_SOLVE: Final = 8
 """Solve a determinization exactly once the boneyard is closed and at most this many
@@ -34,7 +42,7 @@ as ``ismcts`` does."""
 EXPLORATION: Final = 0.4
 """The expert's UCB constant: lower than ``ismcts``'s 0.7, since its match-aware rewards
 are smaller for the same round (measured best of 0.25, 0.4 and 0.7)."""
-_POOL: Final = 256
+DEFAULT_POOL: Final = 256
 """Determinizations drawn and weighted a move; the search draws from them by weight."""
 _HEAVY: Final = 1.0
 """The opponent model: a placement's odds fall by exp(-_HEAVY) for every pip it is lighter
@@ -153,7 +161,8 @@ class ExpertBot:
     same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
     turns the weighting off), ``solve`` (most tiles in all hands solved exactly; 0 turns
     solving off), ``reward`` (``match`` or ``round``, see ``REWARDS``), ``exploration``
-    (default ``EXPLORATION``), ``epsilon`` and ``opponents`` (as ``ismcts``).
+    (default ``EXPLORATION``), ``pool`` (determinizations drawn a move, default
+    ``DEFAULT_POOL``), ``epsilon`` and ``opponents`` (as ``ismcts``).
     ``clock`` (a keyword, not an option) tells the time.
     """
 
@@ -166,7 +175,7 @@ class ExpertBot:
         clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
-        own = frozenset({"inference", "solve", "reward"})
+        own = frozenset({"inference", "solve", "reward", "pool"})
         self.settings = search_options(self.name, {"exploration": EXPLORATION, **options}, own)
         inference = options.get("inference", DEFAULT_INFERENCE)
         if isinstance(inference, bool) or not isinstance(inference, int | float) or inference < 0:
@@ -174,6 +183,10 @@ class ExpertBot:
         solve = options.get("solve", DEFAULT_SOLVE)
         if type(solve) is not int or solve < 0:
             raise ValueError(f"solve must be a whole number of tiles, 0 or more, not {solve!r}")
+        pool = options.get("pool", DEFAULT_POOL)
+        if type(pool) is not int or pool < 1:
+            raise ValueError(f"pool must be a positive whole number, not {pool!r}")
+        self.pool = pool
         reward = options.get("reward", "match")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -190,6 +203,29 @@ class ExpertBot:
         self.last_iterations = self.last_solved = 0
         if len(legal) == 1:
             return legal[0]
+        return self._search(view)
+
+    def action_values(
+        self, view: PlayerView, *, root_floor: int = 0
+    ) -> dict[Action, tuple[int, float, float]]:
+        """Every legal action's visits, mean reward and mean points this round for the
+        seat (its credit less the others' average), from one search of the view; each
+        action is tried at least ``root_floor`` times. A forced action is not searched
+        (empty result), since there is nothing to weigh."""
+        legal = turn_actions(view)
+        self.last_iterations = self.last_solved = 0
+        stats: dict[Action, tuple[int, float, float]] = {}
+        if len(legal) > 1:
+            self._search(view, stats, root_floor, points_for=view.player)
+        return stats
+
+    def _search(
+        self,
+        view: PlayerView,
+        stats: dict[Action, tuple[int, float, float]] | None = None,
+        root_floor: int = 0,
+        points_for: int | None = None,
+    ) -> Action:
         rng = self.rng
         sample = ViewSampler(view).sample
         determinize: Callable[[], Round]
@@ -197,7 +233,7 @@ class ExpertBot:
             # A pool of determinizations drawn once and weighted by the opponent model;
             # each iteration searches a copy of one, picked in proportion to its weight.
             weight = Inference(view, self.inference).weight
-            pool = [sample(rng) for _ in range(_POOL)]
+            pool = [sample(rng) for _ in range(self.pool)]
             totals = list(itertools.accumulate(weight(game) for game in pool))
             top = totals[-1]
             uniform = rng.random
@@ -211,8 +247,11 @@ class ExpertBot:
                 return sample(rng)
 
         # A round's reward depends on its winner and points alone while one move is
-        # searched (the scores and the target stay): remember each one reckoned.
-        base = self.reward_of
+        # searched (the scores and the target stay): remember each one reckoned. For an
+        # analysis, the seat's points ride along after the seats' rewards.
+        base: Reward = self.reward_of
+        if points_for is not None:
+            base = _with_points(base, points_for)
         known: dict[tuple[int | None, int], list[float]] = {}
 
         def reward_of(outcome: Outcome, scores: tuple[int, ...], target: int) -> list[float]:
@@ -233,10 +272,32 @@ class ExpertBot:
             clock=self.clock,
             evaluate=None if solver is None else solver.value,
             reward_of=reward_of,
+            stats=stats,
+            root_floor=root_floor,
             **settings_for(self.settings, view.players),
         )
         self.last_solved = 0 if solver is None else solver.solved
         return action
+
+
+Reward = Callable[[Outcome, tuple[int, ...], int], list[float]]
+
+
+def relative_points(outcome: Outcome, seat: int) -> float:
+    """What a finished round gave ``seat``: its credit less the others' average."""
+    winner = outcome.winner
+    if winner is None:
+        return 0.0
+    if winner == seat:
+        return float(outcome.points)
+    return -outcome.points / (len(outcome.pip_totals) - 1)
+
+
+def _with_points(reward_of: Reward, seat: int) -> Reward:
+    def both(outcome: Outcome, scores: tuple[int, ...], target: int) -> list[float]:
+        return [*reward_of(outcome, scores, target), relative_points(outcome, seat)]
+
+    return both
 
 
 register("expert", ExpertBot, timed=True)

@@ -78,6 +78,8 @@ def search(
     clock: Callable[[], float] = time.perf_counter,
     evaluate: Callable[[Round], list[float] | None] | None = None,
     reward_of: Callable[[Outcome, tuple[int, ...], int], list[float]] = rewards,
+    stats: dict[Action, tuple[int, float, float]] | None = None,
+    root_floor: int = 0,
 ) -> tuple[Action, int]:
     """The most visited root action after the search, and the number of iterations run.
 
@@ -88,6 +90,11 @@ def search(
     given, may return every seat's reward for the position left after expansion (an
     exact solution, say), which then replaces the playout; ``None`` means play it out.
     ``reward_of`` scores a finished round for every seat (``rewards`` by default).
+
+    For analysis: ``stats``, when given, receives every root action's visits, mean
+    reward and the mean of one more number ``reward_of`` may append after the seats'
+    rewards (0 if it does not); ``root_floor`` tries each root action at least that
+    many times before UCB picks at the root, so that every action's mean means something.
     """
     first = determinize()
     legal = first.legal_actions()
@@ -103,6 +110,8 @@ def search(
     log = math.log
     sqrt = math.sqrt
     done = 0
+    extra = first.players
+    extras: dict[int, float] = {}
     game: Round | None = first
     while done < limit:
         if deadline is not None and done and done % _CLOCK_EVERY == 0 and clock() >= deadline:
@@ -152,6 +161,10 @@ def search(
                 )
                 if value > best_value:
                     best_value, best = value, a
+            if root_floor and node is root:
+                fewest = min(actions, key=lambda a: children[a].visits)
+                if children[fewest].visits < root_floor:
+                    best = fewest
             assert best is not None
             node = children[best]
             game.apply(best)
@@ -166,8 +179,16 @@ def search(
         for child in path:
             child.visits += 1
             child.total += reward[child.seat]
+        if stats is not None and len(reward) > extra:
+            key = id(path[0])
+            extras[key] = extras.get(key, 0.0) + reward[extra]
         done += 1
         game = None
+    if stats is not None:
+        for a, child in root.children.items():
+            if child.visits:
+                mean_extra = extras.get(id(child), 0.0) / child.visits
+                stats[a] = (child.visits, child.total / child.visits, mean_extra)
     best_action = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
     return best_action, done
 

@@ -14,7 +14,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..actions import IllegalActionError
+from ..actions import Action, Draw, IllegalActionError, Pass, Place
+from ..line import Line
 from ..view import Outcome, Termination
 
 __all__ = [
@@ -23,10 +24,13 @@ __all__ = [
     "catalogue",
     "check_language",
     "domains",
+    "explain_hint",
     "explain_outcome",
     "explain_refusal",
+    "format_decimal",
     "join_numbers",
     "language_from_environment",
+    "name_action",
     "translate",
 ]
 
@@ -120,6 +124,46 @@ def explain_outcome(outcome: Outcome, names: list[str], lang: str = DEFAULT_LANG
         sum=" + ".join(str(t) for t in others),
         points=outcome.points,
     )
+
+
+def format_decimal(number: float, lang: str = DEFAULT_LANGUAGE, digits: int = 1) -> str:
+    """``number`` with ``digits`` decimals and the language's decimal mark (9.5, 9,5)."""
+    return f"{number:.{digits}f}".replace(".", translate("common.decimal_mark", lang))
+
+
+def name_action(action: Action, line: Line, lang: str = DEFAULT_LANGUAGE) -> str:
+    """An action as a hint names it: "[2|5] on the 5", "drawing"; the end by the value it
+    shows, since a wrapped line may draw the right end on the left."""
+    if isinstance(action, Draw):
+        return translate("common.hint_draw", lang)
+    if isinstance(action, Pass):
+        return translate("common.hint_pass", lang)
+    assert isinstance(action, Place)
+    if action.end is None:
+        return translate("common.hint_open", lang, tile=action.tile)
+    return translate("common.hint_place", lang, tile=action.tile, value=line.end_values[action.end])
+
+
+def explain_hint(
+    best: Action,
+    alternative: Action | None,
+    gain: float | None,
+    line: Line,
+    lang: str = DEFAULT_LANGUAGE,
+) -> str:
+    """The best action and what it is worth against the next best, e.g. "[2|5] on the 5:
+    about 6 points better than drawing." (``gain`` in expected points; ``alternative``
+    None when the move is forced)."""
+    action = name_action(best, line, lang)
+    action = action[:1].upper() + action[1:]
+    if alternative is None or gain is None:
+        return translate("common.hint_forced", lang, action=action)
+    other = name_action(alternative, line, lang)
+    points = round(gain)
+    if points < 1:
+        return translate("common.hint_level", lang, action=action, alternative=other)
+    key = "common.hint_better_one" if points == 1 else "common.hint_better"
+    return translate(key, lang, action=action, alternative=other, points=points)
 
 
 def explain_refusal(error: IllegalActionError, lang: str = DEFAULT_LANGUAGE) -> str:

@@ -46,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--plain", action="store_true", help="no colour, no cursor movement (screen readers, logs)"
     )
     parser.add_argument(
+        "--hints",
+        action="store_true",
+        help="allow hints: ! shows the best move and what it is worth (off by default)",
+    )
+    parser.add_argument(
         "--resume",
         nargs="?",
         const="",
@@ -78,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     if args.resume is not None:
-        if args.seat or args.seed is not None or args.name:
+        if args.seat or args.seed is not None or args.name or args.hints:
             return fail("error_resume_options")
         try:
             if args.resume:
@@ -97,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         lang = args.lang or saved.lang
         if any(seat.is_human for seat in saved.seats) and not sys.stdin.isatty():
             return fail("error_no_terminal")
-        session = Session(saved.match, saved.seats, lang, screen, saved.path)
+        session = Session(saved.match, saved.seats, lang, screen, saved.path, saved.hints)
         screen.say(translate("terminal.resuming", lang, path=saved.path))
         return session.play(resumed=True)
 
@@ -115,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("error_no_terminal")
     match = Match.new(len(seats), seed=args.seed)
     path = new_save_path(saves_directory())
-    session = Session(match, seats, lang, screen, path)
+    session = Session(match, seats, lang, screen, path, args.hints)
     if args.seed is None:  # the seed deals every round: not shown before the match is over (R21)
         screen.say(translate("terminal.welcome", lang, target=match.target, path=path))
     else:  # the player chose it and knows it

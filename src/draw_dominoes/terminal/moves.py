@@ -18,6 +18,7 @@ __all__ = ["ChooseEnd", "Command", "Refusal", "read_end", "read_move"]
 
 COMMANDS = {
     "?": "describe",
+    "!": "hint",
     "q": "quit",
     "quit": "quit",
     "h": "help",
@@ -44,7 +45,7 @@ _TILE = re.compile(r"^\[?\s*(\d)\s*[|\-/:]\s*(\d)\s*\]?\s*(?:@\s*([01])|([a-z]+)
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """Not a move: ``describe`` (the R12 line description), ``help`` or ``quit``."""
+    """Not a move: ``describe`` (the R12 line description), ``hint``, ``help`` or ``quit``."""
 
     name: str
 

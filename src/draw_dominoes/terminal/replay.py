@@ -25,34 +25,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import contextlib
-    import json
-
     from .. import record
     from ..i18n import language_from_environment, translate
     from ..match import Match
-    from .saves import SAVE_FORMAT, SaveError, Seat, read_save
+    from .saves import SaveError, read_game
     from .screen import Screen
     from .viewer import Viewer
 
     lang: str = args.lang or language_from_environment()
     path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
-        is_save = False
-        with contextlib.suppress(ValueError, AttributeError, RecursionError):
-            is_save = json.loads(text).get("format") == SAVE_FORMAT  # else record.loads tells
-        if is_save:
-            saved = read_save(path)
-            game: object = saved.match
-            seats: tuple[Seat, ...] = saved.seats
-            lang = args.lang or saved.lang
-        else:
-            game = record.loads(text)
-            seats = tuple(Seat("human") for _ in range(game.players))
-    except (OSError, UnicodeDecodeError, SaveError, record.RecordError) as exc:
+        game, seats, saved_lang, _ = read_game(path)
+    except (SaveError, record.RecordError) as exc:
         print(translate("terminal.error_bad_record", lang, problem=exc), file=sys.stderr)
         return 1
+    lang = args.lang or saved_lang or lang
     step = not args.all and sys.stdin.isatty()
     viewer = Viewer(seats, lang, Screen(plain=args.plain), step=step)
     if isinstance(game, Match):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -14,6 +15,7 @@ from typing import Any, Final
 from .. import bots, record
 from ..i18n import LANGUAGES
 from ..match import Match
+from ..round import Round
 
 __all__ = [
     "HUMAN",
@@ -25,6 +27,7 @@ __all__ = [
     "data_directory",
     "latest_unfinished",
     "new_save_path",
+    "read_game",
     "read_save",
     "saves_directory",
     "write_save",
@@ -62,6 +65,8 @@ class Saved:
     seats: tuple[Seat, ...]
     lang: str
     match: Match
+    hints: bool = False
+    """Whether the match allows hints (``play --hints``)."""
 
 
 def data_directory(environ: Mapping[str, str] | None = None) -> Path:
@@ -91,12 +96,15 @@ def new_save_path(directory: Path, now: float | None = None) -> Path:
     return path
 
 
-def write_save(path: Path, seats: tuple[Seat, ...], lang: str, match: Match) -> None:
+def write_save(
+    path: Path, seats: tuple[Seat, ...], lang: str, match: Match, hints: bool = False
+) -> None:
     """Write beside ``path``, then rename into place: a kill never leaves half a save."""
     document = {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
         "lang": lang,
+        "hints": hints,
         "seats": [seat.to_dict() for seat in seats],
         "match": record.match_to_record(match),
     }
@@ -144,6 +152,9 @@ def read_save(path: Path) -> Saved:
     lang = document.get("lang")
     if lang not in LANGUAGES:
         raise SaveError(f"{path}: unknown language {lang!r}")
+    hints = document.get("hints", False)  # saves from before hints have none
+    if type(hints) is not bool:
+        raise SaveError(f"{path}: hints must be true or false, not {hints!r}")
     seats_data = document.get("seats")
     if not isinstance(seats_data, list):
         raise SaveError(f"{path}: the seats are missing")
@@ -154,7 +165,25 @@ def read_save(path: Path) -> Saved:
         raise SaveError(f"{path}: {exc}") from None
     if len(seats) != match.players:
         raise SaveError(f"{path}: {len(seats)} seats for a match of {match.players} players")
-    return Saved(path, seats, lang, match)
+    return Saved(path, seats, lang, match, hints)
+
+
+def read_game(path: Path) -> tuple[Round | Match, tuple[Seat, ...], str | None, bool]:
+    """The game in ``path``, a save of terminal play or a game record: the game, its seats
+    (people, for a record), its language (None for a record) and whether it is a save.
+    SaveError or RecordError (never a change to the file) when it cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"{path}: cannot be read: {exc}") from None
+    is_save = False
+    with contextlib.suppress(ValueError, AttributeError, RecursionError):
+        is_save = json.loads(text).get("format") == SAVE_FORMAT  # else record.loads tells
+    if is_save:
+        saved = read_save(path)
+        return saved.match, saved.seats, saved.lang, True
+    game = record.loads(text)
+    return game, tuple(Seat(HUMAN) for _ in range(game.players)), None, False
 
 
 def latest_unfinished(directory: Path) -> Saved | None:

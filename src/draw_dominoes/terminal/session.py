@@ -21,6 +21,8 @@ __all__ = ["Quit", "Session"]
 PLAYABLE = "bold green"
 DIM = "dim"
 VALUE = "bold yellow"
+HINT_SECONDS = 2.0
+"""The longest a hint makes a person wait."""
 
 
 class Quit(Exception):
@@ -37,6 +39,7 @@ class Session:
         lang: str,
         screen: Screen,
         save_path: Path,
+        hints: bool = False,
     ) -> None:
         self.match = match
         self.seats = seats
@@ -44,6 +47,7 @@ class Session:
         self.words = Words(lang)
         self.screen = screen
         self.save_path = save_path
+        self.hints = hints
         self.names = [self.words.seat_name(seat, number) for number, seat in enumerate(seats)]
         self.humans = [number for number, seat in enumerate(seats) if seat.is_human]
         self.seen = dict.fromkeys(self.humans, 0)  # per person: history entries already shown
@@ -58,7 +62,7 @@ class Session:
         on in memory, and every later action tries again. Whether the match is now saved;
         ``tell=False`` when the caller says what became of it."""
         try:
-            write_save(self.save_path, self.seats, self.lang, self.match)
+            write_save(self.save_path, self.seats, self.lang, self.match, self.hints)
         except OSError as exc:
             if self.save_problem is None and tell:
                 self.screen.say(
@@ -206,10 +210,32 @@ class Session:
                     raise Quit
                 if reading.name == "describe":
                     self.screen.say(view.line.describe(self.lang))
+                elif reading.name == "hint":
+                    self._hint(view)
                 else:
                     self.screen.say(self.words("help"))
             else:
                 return reading
+
+    def _hint(self, view: PlayerView) -> None:
+        """The analysis's best action for this seat's view, if the match allows hints."""
+        if not self.hints:
+            self.screen.say(self.words("hints_off"))
+            return
+        from ..analysis import analyse
+        from ..i18n import explain_hint
+
+        entries = analyse(view, time_per_move=HINT_SECONDS, seed=len(view.history))
+        best = entries[0]
+        second = entries[1] if len(entries) > 1 else None
+        gain = (
+            None
+            if second is None or best.points is None or second.points is None
+            else best.points - second.points
+        )
+        alternative = None if second is None else second.action
+        text = explain_hint(best.action, alternative, gain, view.line, self.lang)
+        self.screen.say((self.words("hint", text=text), "bold cyan"))
 
     def _show_turn(self, view: PlayerView) -> None:
         words, screen, seat = self.words, self.screen, view.player
@@ -285,6 +311,8 @@ class Session:
         if Pass() in view.legal_actions:
             options.append(words("option_pass"))
         options.append(words("option_describe"))
+        if self.hints:
+            options.append(words("option_hint"))
         options.append(words("option_quit"))
         return words("your_move", options="; ".join(options))
 
