@@ -1,4 +1,7 @@
-"""Research adapters' speed: environment steps per second (PettingZoo, Gymnasium, OpenSpiel)."""
+"""Research adapters' speed: environment steps per CPU second beside the engine's own rate.
+
+Times are this process's CPU time, so other work on a shared machine skews them less.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +12,40 @@ import time
 import numpy as np
 
 
+def engine_steps(players: int, seconds: float) -> tuple[int, float]:
+    """The engine alone, as the environments are measured: uniform random legal actions."""
+    from draw_dominoes import Round
+
+    rng = random.Random(0)
+    uniform = rng.random
+    steps, episode = 0, 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        game = Round.new(players, seed=episode)
+        episode += 1
+        legal = game.legal_actions()
+        while legal:
+            game.apply(legal[int(uniform() * len(legal))])
+            steps += 1
+            legal = game.legal_actions()
+    return steps, time.process_time() - start
+
+
+def masked_uniform(rng: random.Random, mask: np.ndarray) -> int:
+    """A uniform legal id: as cheap as the engine loop's own pick, so the rates compare."""
+    legal = np.flatnonzero(mask)
+    return int(legal[int(rng.random() * len(legal))])
+
+
 def pettingzoo_steps(players: int, seconds: float) -> tuple[int, float]:
     """AEC steps with masked uniform actions, observing the agent to act each step."""
     from draw_dominoes.envs import draw_v0
 
     env = draw_v0.env(players=players)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     steps, episode = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         env.reset(seed=episode)
         episode += 1
         for _agent in env.agent_iter():
@@ -25,9 +53,9 @@ def pettingzoo_steps(players: int, seconds: float) -> tuple[int, float]:
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            env.step(masked_uniform(rng, obs["action_mask"]))
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def gymnasium_steps(opponents: list[str], seconds: float) -> tuple[int, float]:
@@ -37,19 +65,19 @@ def gymnasium_steps(opponents: list[str], seconds: float) -> tuple[int, float]:
     import draw_dominoes.envs
 
     env = gymnasium.make(draw_dominoes.envs.GYM_ID, opponents=opponents)
-    rng = np.random.default_rng(0)
+    rng = random.Random(0)
     steps, episode = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         _, info = env.reset(seed=episode)
         episode += 1
         done = False
         while not done:
-            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            action = masked_uniform(rng, info["action_mask"])
             _, _, terminated, truncated, info = env.step(action)
             done = terminated or truncated
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def openspiel_steps(players: int, seconds: float) -> tuple[int, float]:
@@ -61,8 +89,8 @@ def openspiel_steps(players: int, seconds: float) -> tuple[int, float]:
     game = pyspiel.load_game("python_draw_dominoes", {"players": players})
     rng = random.Random(0)
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -70,23 +98,31 @@ def openspiel_steps(players: int, seconds: float) -> tuple[int, float]:
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     args = parser.parse_args()
+    seconds = args.seconds
+    engine = {n: engine_steps(n, seconds) for n in (2, 3, 4)}
     rows = [
-        ("PettingZoo AEC, 2 players", pettingzoo_steps(2, args.seconds)),
-        ("PettingZoo AEC, 4 players", pettingzoo_steps(4, args.seconds)),
-        ("Gymnasium vs random", gymnasium_steps(["random"], args.seconds)),
-        ("Gymnasium vs 3 greedy", gymnasium_steps(["greedy"] * 3, args.seconds)),
-        ("OpenSpiel, 2 players", openspiel_steps(2, args.seconds)),
-        ("OpenSpiel, 4 players", openspiel_steps(4, args.seconds)),
+        ("PettingZoo AEC, 2 players", 2, pettingzoo_steps(2, seconds)),
+        ("PettingZoo AEC, 3 players", 3, pettingzoo_steps(3, seconds)),
+        ("PettingZoo AEC, 4 players", 4, pettingzoo_steps(4, seconds)),
+        ("Gymnasium vs random", 2, gymnasium_steps(["random"], seconds)),
+        ("Gymnasium vs 3 greedy", 4, gymnasium_steps(["greedy"] * 3, seconds)),
+        ("OpenSpiel, 2 players", 2, openspiel_steps(2, seconds)),
+        ("OpenSpiel, 4 players", 4, openspiel_steps(4, seconds)),
     ]
-    for name, (steps, elapsed) in rows:
-        print(f"{name:28s} {steps / elapsed:>10,.0f} steps/s")
+    print(f"{'':28s} {'steps/s':>10s}  {'engine, same players':>21s}  share")
+    for n, (steps, elapsed) in engine.items():
+        print(f"{f'engine alone, {n} players':28s} {steps / elapsed:>10,.0f}")
+    for name, n, (steps, elapsed) in rows:
+        rate = steps / elapsed
+        alone = engine[n][0] / engine[n][1]
+        print(f"{name:28s} {rate:>10,.0f}  {alone:>21,.0f}  {rate / alone:5.1%}")
 
 
 if __name__ == "__main__":

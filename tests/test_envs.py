@@ -48,6 +48,7 @@ from draw_dominoes.envs import (
     id_to_action,
     observation,
 )
+from draw_dominoes.envs._table import Table
 from draw_dominoes.envs.encoding import OBSERVATION_HIGH
 from draw_dominoes.envs.gym_env import DrawDominoesEnv
 
@@ -113,6 +114,41 @@ def test_mask_and_observation_agree_with_the_engine_over_random_games(players: i
             if round_.is_over:
                 break
             round_.apply(rng.choice(round_.legal_actions()))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_fast_encoding_equals_the_views_over_random_matches(players: int) -> None:
+    """The environments encode straight from the engine (R21: the seat's own hand and
+    public facts only); every observation and mask equals the one built from the view,
+    for every seat, at every step of whole matches (rounds change, scores carry over)."""
+    rng = random.Random(players)
+    for seed in range(3):
+        table = Table(players, "match", "relative", seed=seed)
+        while True:
+            for seat in range(players):
+                view = table.view(seat)
+                assert np.array_equal(table.observation(seat), observation(view))
+                assert np.array_equal(table.mask(seat), action_mask(view))
+            if table.over:
+                break
+            table.apply(rng.choice(table.round.legal_action_ids()))
+    fresh = table.observation(0)
+    fresh[0] = 5.0  # each observation is the caller's own array
+    assert table.observation(0)[0] != 5.0
+
+
+def test_bots_that_need_only_the_legal_actions_choose_alike_without_a_view() -> None:
+    """``choose_among`` (random, greedy) makes the choice ``choose`` makes from the view."""
+    for name in ("random", "greedy"):
+        first, second = bots.create(name, seed=4), bots.create(name, seed=4)
+        game = Round.new(3, seed=4)
+        while not game.is_over:
+            view = game.view(game.current_player)
+            action = first.choose(view)
+            assert second.choose_among(game.legal_actions()) == action  # type: ignore[attr-defined]
+            game.apply(action)
+        with pytest.raises(ValueError, match="no legal action"):
+            second.choose_among([])  # type: ignore[attr-defined]
 
 
 def test_seats_are_relative_to_the_viewer() -> None:

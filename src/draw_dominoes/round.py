@@ -487,7 +487,7 @@ class Round:
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        return tuple(h.bit_count() for h in self._hands)
+        return tuple(map(int.bit_count, self._hands))
 
     def pip_total(self, player: int) -> int:
         """Both halves of every tile in the hand (R15)."""
@@ -497,6 +497,12 @@ class Round:
         """Values ``player`` is known not to hold: the end values it passed on."""
         mask = self._lacks[self._seat(player)]
         return frozenset(v for v in range(7) if mask >> v & 1)
+
+    @property
+    def lack_masks(self) -> tuple[int, ...]:
+        """Per seat, bit ``v`` set when it is known to lack value ``v``: ``lacking`` as
+        bitmasks, public (R5), for encoders that must not rebuild a view."""
+        return tuple(self._lacks)
 
     def _seat(self, player: int) -> int:
         if type(player) is not int or not 0 <= player < self._n:

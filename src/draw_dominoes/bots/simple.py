@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Action, Draw, Pass, Place
@@ -22,6 +23,13 @@ class RandomBot:
     def choose(self, view: PlayerView) -> Action:
         return self.rng.choice(turn_actions(view))
 
+    def choose_among(self, legal: Sequence[Action]) -> Action:
+        """The choice ``choose`` makes from a view with these legal actions (in the
+        engine's order), for environments that would rather not build the view."""
+        if not legal:
+            raise ValueError("there is no legal action to choose from")
+        return self.rng.choice(legal)
+
 
 class GreedyBot:
     """Places its heaviest playable tile; draws only when it must, passes only when it must.
@@ -36,7 +44,13 @@ class GreedyBot:
         self.rng = _rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
-        legal = turn_actions(view)
+        return self.choose_among(turn_actions(view))
+
+    def choose_among(self, legal: Sequence[Action]) -> Action:
+        """The choice ``choose`` makes from a view with these legal actions (it needs
+        nothing else), for environments that would rather not build the view."""
+        if not legal:
+            raise ValueError("there is no legal action to choose from")
         places = [a for a in legal if isinstance(a, Place)]
         if places:
             return max(places, key=lambda a: (a.tile.pips, a.tile.index, -(a.end or 0)))

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Literal, cast
 
+import numpy as np
+import numpy.typing as npt
+
 from ..actions import IllegalActionError
 from ..game import Game
 from ..match import Match
 from ..round import Round
 from ..rules import RULES
 from ..view import Outcome, PlayerView
-from .encoding import id_to_action
+from .encoding import Tracker, fast_mask, fast_observation, id_to_action
 
 Episode = Literal["round", "match"]
 Reward = Literal["points", "relative"]
@@ -70,6 +73,10 @@ class Table:
         )
         """The episode: a match or a round, played alike."""
         self.round: Round = self._round_of(self.game)
+        self.tracker = Tracker(self.round)
+        """What the observations need of the round being played, kept step by step."""
+        self.nothing = (0.0,) * players
+        """What ``apply`` returns mid-round: no seat earns anything."""
 
     @staticmethod
     def _round_of(game: Game) -> Round:
@@ -94,11 +101,26 @@ class Table:
         A malformed id is a ``ValueError`` and an illegal one an ``IllegalActionError``;
         either way nothing changes (R8).
         """
-        if self.over:
-            raise IllegalActionError("the episode is over")
         played = self.round
-        self.game.apply(id_to_action(action, not played.end_values))
-        self.round = self._round_of(self.game)
+        if played.outcome is not None and self.game.is_over:
+            raise IllegalActionError("the episode is over")
+        seat = played.current_player
+        move = id_to_action(action, not played.end_values)
+        self.game.apply(move)
         if played.outcome is None:
-            return (0.0,) * self.players
+            self.tracker.record(seat, move)
+            return self.nothing
+        if isinstance(self.game, Match) and not self.game.is_over:
+            self.round = self.game.current_round
+            self.tracker = Tracker(self.round)
+        else:
+            self.tracker.record(seat, move)
         return rewards_for(played.outcome, self.reward)
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """The encoding of ``seat``'s view (R21), without building the view."""
+        return fast_observation(self.tracker, seat)
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """The legal-action mask of ``seat`` (all zeros when it is not to act)."""
+        return fast_mask(self.round, seat)

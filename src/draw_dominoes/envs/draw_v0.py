@@ -29,7 +29,7 @@ from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-
 from ..actions import IllegalActionError
 from ..round import new_seed
 from ._table import Episode, Reward, Table, check_options
-from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_mask, observation
+from .encoding import NUM_ACTIONS, OBSERVATION_HIGH
 
 __all__ = ["DrawParallelEnv", "cyclic_env", "env", "parallel_env", "raw_env"]
 
@@ -103,6 +103,7 @@ class _DrawEnv:
         self.illegal_action_reward = illegal_action_reward
         self.render_mode = render_mode
         self.possible_agents, obs_space, act_space = _spaces(players)
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.agents: list[str] = []
@@ -124,8 +125,8 @@ class _DrawEnv:
         return self.table
 
     def _observe(self, table: Table, agent: str) -> dict[str, Any]:
-        view = table.view(self.possible_agents.index(agent))
-        return {"observation": observation(view), "action_mask": action_mask(view)}
+        seat = self._seat_of[agent]
+        return {"observation": table.observation(seat), "action_mask": table.mask(seat)}
 
     def close(self) -> None:
         pass
@@ -161,25 +162,28 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.infos[agent] = {}
+        rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.infos[agent]:
+            self.infos[agent] = {}
         try:
             gained = table.apply(action)
         except IllegalActionError as error:
             if self.illegal_action_reward is None:
                 raise
-            self.rewards[agent] = float(self.illegal_action_reward)
+            rewards[agent] = float(self.illegal_action_reward)
             self.infos[agent] = {"illegal_action": str(error)}
+            self._accumulate_rewards()
         else:
-            for seat, value in enumerate(gained):
-                self.rewards[self.possible_agents[seat]] = value
+            if gained is not table.nothing:  # a round was settled
+                for seat, value in enumerate(gained):
+                    rewards[self.possible_agents[seat]] = value
+                self._accumulate_rewards()
         self.steps += 1
         if table.over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_cycles is not None and self.steps >= self.max_cycles * self.players:
             self.truncations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[table.mover]
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -11,8 +11,8 @@ nothing and earns ``illegal_action_reward`` (``None``: raise ``IllegalActionErro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -22,15 +22,21 @@ from gymnasium import spaces
 from .. import bots
 from ..actions import IllegalActionError
 from ._table import Episode, Reward, Table, check_options
-from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_id, action_mask, observation
+from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_id
 
 __all__ = ["DrawDominoesEnv"]
 
 Observation = npt.NDArray[np.float32]
 
 
+Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
+"""An opponent that is a policy: ``policy(observation, mask) -> action id``, given the
+encoding of its own seat's view and its legal-action mask (self-play, leagues)."""
+
+
 def _check_opponent(opponent: object) -> None:
-    """An opponent is an offered bot's name, or a bot that plays from a seat's view (R21).
+    """An opponent is an offered bot's name or level, a bot that plays from a seat's view
+    (R21), or a policy ``policy(observation, mask) -> action id``.
 
     Bots that are registered but not offered (``omniscient`` needs the whole round) are
     refused here rather than failing at the first move.
@@ -45,8 +51,11 @@ def _check_opponent(opponent: object) -> None:
                 f"bot {opponent!r} is not offered as an opponent (it cannot play from a "
                 f"seat's view); choose one of {offered}"
             )
-    elif not callable(getattr(opponent, "choose", None)):
-        raise ValueError(f"an opponent is a bot name or has choose(view): {opponent!r}")
+    elif not callable(getattr(opponent, "choose", None)) and not callable(opponent):
+        raise ValueError(
+            f"an opponent is a bot name, has choose(view), or is a policy"
+            f" policy(observation, mask) -> action id: {opponent!r}"
+        )
     elif getattr(opponent, "needs_round", False):
         raise ValueError(
             f"{opponent!r} needs the whole round and cannot play from a seat's view; "
@@ -61,7 +70,7 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        opponents: Sequence[str | bots.Bot] = ("random",),
+        opponents: Sequence[str | bots.Bot | Policy] = ("random",),
         seat: int | None = 0,
         episode: Episode = "round",
         reward: Reward = "points",
@@ -93,7 +102,7 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.table: Table | None = None
         self.seat = 0 if seat is None else seat
-        self._bots: dict[int, bots.Bot] = {}
+        self._bots: dict[int, bots.Bot | Policy] = {}
 
     # ----------------------------------------------------------------- helpers
 
@@ -103,22 +112,39 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         return self.table
 
     def _observe(self) -> tuple[Observation, dict[str, Any]]:
-        view = self._require_table().view(self.seat)
-        return observation(view), {"action_mask": action_mask(view), "seat": self.seat}
+        table = self._require_table()
+        return table.observation(self.seat), {
+            "action_mask": table.mask(self.seat),
+            "seat": self.seat,
+        }
 
     def _play_opponents(self) -> float:
-        """Let the bots act until it is the learner's turn or the episode is over."""
+        """Let the opponents act until it is the learner's turn or the episode is over.
+
+        A bot whose choice needs only the legal actions (``choose_among``: random, greedy)
+        is not handed a view; a policy gets its seat's encoding and mask; any other bot
+        chooses from its view (R21)."""
         table = self._require_table()
         earned = 0.0
         while not table.over and table.mover != self.seat:
             mover = table.mover
-            move = self._bots[mover].choose(table.view(mover))
-            earned += table.apply(action_id(move))[self.seat]
+            player = self._bots[mover]
+            among = getattr(player, "choose_among", None)
+            if among is not None:
+                move = action_id(among(table.round.legal_actions()))
+            else:
+                choose = getattr(player, "choose", None)
+                if callable(choose):
+                    move = action_id(choose(table.view(mover)))
+                else:
+                    policy = cast(Policy, player)
+                    move = int(policy(table.observation(mover), table.mask(mover)))
+            earned += table.apply(move)[self.seat]
         return earned
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask as booleans (the form maskable PPO implementations ask for)."""
-        return action_mask(self._require_table().view(self.seat)).astype(bool)
+        return self._require_table().mask(self.seat).astype(bool)
 
     # ----------------------------------------------------------------- Gymnasium API
 
