@@ -80,6 +80,30 @@ def gymnasium_steps(opponents: list[str], seconds: float) -> tuple[int, float]:
     return steps, time.process_time() - start
 
 
+def vector_steps(mode: str, num_envs: int, seconds: float) -> tuple[int, float, int]:
+    """Environment steps (``num_envs`` a batch step) with masked uniform actions, and how
+    many masks of live games came back all zero (none should)."""
+    import gymnasium
+
+    import draw_dominoes.envs
+
+    env = gymnasium.make_vec(draw_dominoes.envs.GYM_ID, num_envs=num_envs, vectorization_mode=mode)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    steps, empty = 0, 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        masks = info["action_mask"].astype(bool)
+        live = masks.any(axis=1)
+        empty += int((~live).sum())
+        # a uniform legal id per row: the largest random key among the legal ids
+        keys = np.where(masks, rng.random(masks.shape), -1.0)
+        actions = keys.argmax(axis=1)
+        _, _, _, _, info = env.step(actions)
+        steps += num_envs
+    return steps, time.process_time() - start, empty
+
+
 def openspiel_steps(players: int, seconds: float) -> tuple[int, float]:
     """apply_action calls (chance and decisions) on uniform random games."""
     import pyspiel
@@ -104,6 +128,7 @@ def openspiel_steps(players: int, seconds: float) -> tuple[int, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    parser.add_argument("--num-envs", type=int, default=256, help="games in a vector env")
     args = parser.parse_args()
     seconds = args.seconds
     engine = {n: engine_steps(n, seconds) for n in (2, 3, 4)}
@@ -116,6 +141,9 @@ def main() -> None:
         ("OpenSpiel, 2 players", 2, openspiel_steps(2, seconds)),
         ("OpenSpiel, 4 players", 4, openspiel_steps(4, seconds)),
     ]
+    vector = {
+        mode: vector_steps(mode, args.num_envs, seconds) for mode in ("vector_entry_point", "sync")
+    }
     print(f"{'':28s} {'steps/s':>10s}  {'engine, same players':>21s}  share")
     for n, (steps, elapsed) in engine.items():
         print(f"{f'engine alone, {n} players':28s} {steps / elapsed:>10,.0f}")
@@ -123,6 +151,13 @@ def main() -> None:
         rate = steps / elapsed
         alone = engine[n][0] / engine[n][1]
         print(f"{name:28s} {rate:>10,.0f}  {alone:>21,.0f}  {rate / alone:5.1%}")
+    native, sync = (vector[m][0] / vector[m][1] for m in ("vector_entry_point", "sync"))
+    for mode, (steps, elapsed, empty) in vector.items():
+        name = f"make_vec {mode}, N={args.num_envs}"
+        print(
+            f"{name:40s} {steps / elapsed:>10,.0f} env steps/s, {empty} all-zero masks handed out"
+        )
+    print(f"native vector env / SyncVectorEnv: {native / sync:.1f}x")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ from pettingzoo.test import (
     max_cycles_test,
     parallel_api_test,
     parallel_seed_test,
+    render_test,
     seed_test,
+    state_test,
 )
 
 from draw_dominoes import (
@@ -48,9 +50,16 @@ from draw_dominoes.envs import (
     id_to_action,
     observation,
 )
-from draw_dominoes.envs._table import Table
-from draw_dominoes.envs.encoding import OBSERVATION_HIGH
-from draw_dominoes.envs.gym_env import DrawDominoesEnv
+from draw_dominoes.envs._table import ILLEGAL_ACTION_REWARD, Table
+from draw_dominoes.envs.encoding import (
+    HISTORY_ROW,
+    OBSERVATION_HIGH,
+    STATE_FIELDS,
+    STATE_SIZE,
+    Tracker,
+    max_decisions,
+)
+from draw_dominoes.envs.gym_env import DrawDominoesEnv, DrawDominoesVectorEnv
 
 # ----------------------------------------------------------------- action ids
 
@@ -249,19 +258,21 @@ def _play_out(env: draw_v0.raw_env, seed: int) -> tuple[dict[str, float], list[i
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_pettingzoo_rewards_are_the_settlement(players: int) -> None:
-    """R16/R17: the points each seat is credited; 'relative' is zero-sum."""
-    env = draw_v0.env(players=players)
+    """R16/R17: the points each seat is credited; the default, 'relative', is zero-sum."""
+    env = draw_v0.env(players=players, reward="points")
     totals, _ = _play_out(env, seed=players)
     credits = env.table.round.outcome.credits  # type: ignore[union-attr]
     assert [totals[a] for a in env.possible_agents] == list(credits)
-    relative, _ = _play_out(draw_v0.env(players=players, reward="relative"), seed=players)
+    relative, _ = _play_out(draw_v0.env(players=players), seed=players)
     assert abs(sum(relative.values())) < 1e-9
+    others = sum(credits) - credits[0]
+    assert relative["player_0"] == credits[0] - others / (players - 1)
     winner = max(range(players), key=lambda s: credits[s])
     assert relative[f"player_{winner}"] >= 0
 
 
 def test_pettingzoo_match_episode_plays_to_the_target() -> None:
-    env = draw_v0.env(players=2, episode="match")
+    env = draw_v0.env(players=2, episode="match", reward="points")
     totals, _ = _play_out(env, seed=8)
     match = env.table.game  # type: ignore[union-attr]
     assert isinstance(match, Match) and match.is_over
@@ -285,7 +296,7 @@ def test_pettingzoo_illegal_action_changes_nothing() -> None:
     after = env.observe(agent)
     assert env.agent_selection == agent
     assert np.array_equal(before["observation"], after["observation"])
-    assert env.rewards[agent] == -1.0 and "illegal_action" in env.infos[agent]
+    assert env.rewards[agent] == ILLEGAL_ACTION_REWARD and "illegal_action" in env.infos[agent]
     strict = draw_v0.env(players=2, illegal_action_reward=None)
     strict.reset(seed=4)
     with pytest.raises(IllegalActionError):
@@ -363,7 +374,7 @@ def test_gymnasium_illegal_action_changes_nothing() -> None:
     obs, info = env.reset(seed=9)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs2, reward, terminated, _truncated, info2 = env.step(illegal)
-    assert np.array_equal(obs, obs2) and reward == -1.0 and not terminated
+    assert np.array_equal(obs, obs2) and reward == ILLEGAL_ACTION_REWARD and not terminated
     assert "illegal_action" in info2
     strict = gymnasium.make(GYM_ID, opponents=["random"], illegal_action_reward=None)
     strict.reset(seed=9)
@@ -401,7 +412,8 @@ def test_gymnasium_refuses_bots_that_are_not_offered_at_construction() -> None:
     ("option", "message"),
     [
         ({"illegal_action_reward": "-1"}, "illegal_action_reward is a number or None"),
-        ({"render_mode": "human"}, "render_mode is None or 'ansi'"),
+        ({"render_mode": "video"}, "render_mode is None, 'ansi', 'human' or 'rgb_array'"),
+        ({"history": -1}, "history is a number of rows"),
         ({"episode": "set"}, "episode is 'round' or 'match'"),
         ({"reward": "wins"}, "reward is 'points' or 'relative'"),
     ],
@@ -437,3 +449,174 @@ def test_both_pettingzoo_forms_share_options_and_spaces() -> None:
     for agent in aec.possible_agents:
         assert np.array_equal(aec.observe(agent)["observation"], observations[agent]["observation"])
         assert np.array_equal(aec.observe(agent)["action_mask"], observations[agent]["action_mask"])
+
+
+# ----------------------------------------------------------------- full state, render, history
+
+
+def test_pettingzoo_state_test_and_the_state_shows_every_hand() -> None:
+    """``state()`` is the whole round (every hand, the boneyard's order), for centralised
+    critics; PettingZoo's ``state_test`` passes on both forms."""
+    state_test(draw_v0.env(players=3), draw_v0.parallel_env(players=3))
+    env = draw_v0.env(players=3)
+    env.reset(seed=4)
+    game = env.table.round  # type: ignore[union-attr]
+    state = env.state()
+    assert env.state_space.contains(state) and state.shape == (STATE_SIZE,)
+    at = {f.name: f for f in STATE_FIELDS}
+    hands = state[at["hands"].offset : at["hands"].offset + 4 * 28].reshape(4, 28)
+    for seat in range(3):
+        assert {ALL_TILES[i] for i in np.flatnonzero(hands[seat])} == set(game.hand(seat))
+    order = state[at["boneyard"].offset : at["boneyard"].offset + 28]
+    assert [ALL_TILES[i] for i in np.argsort(order)[-len(game.boneyard) :]][::-1] == sorted(
+        game.boneyard, key=lambda t: -order[t.index]
+    )
+    assert sorted(int(x) for x in order if x) == list(range(1, len(game.boneyard) + 1))
+    for agent in env.possible_agents:  # no observation is the state (R21)
+        assert env.observe(agent)["observation"].shape != state.shape
+
+
+def test_pettingzoo_render_test_and_images_show_public_facts_only() -> None:
+    render_test(lambda render_mode=None: draw_v0.env(players=2, render_mode=render_mode))
+    env = draw_v0.env(players=2, render_mode="rgb_array")
+    env.reset(seed=2)
+    first = env.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8 and first.shape[2] == 3
+    other = draw_v0.env(players=2, render_mode="rgb_array")
+    other.reset(seed=2)
+    twin = other.table.round.sample_hidden(0, random.Random(5))  # type: ignore[union-attr]
+    other.table.round = twin  # type: ignore[union-attr]
+    other.table.tracker = Tracker(twin)  # type: ignore[union-attr]
+    shown = other.render()
+    assert isinstance(shown, np.ndarray)
+    assert np.array_equal(shown, first)  # hidden tiles change no pixel (R21)
+
+
+def test_gymnasium_renders_the_learners_view_in_every_mode(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for mode in ("ansi", "human", "rgb_array"):
+        env = gymnasium.make(GYM_ID, opponents=["greedy"], render_mode=mode)
+        check_env(env, skip_render_check=False)
+        env.reset(seed=1)
+        shown = env.render()
+        if mode == "ansi":
+            assert isinstance(shown, str) and "hand: " in shown
+        elif mode == "human":
+            assert shown is None and "hand: " in capsys.readouterr().out
+        else:
+            assert isinstance(shown, np.ndarray) and shown.shape[2] == 3
+
+
+def test_history_rows_follow_the_decisions_from_the_seats_chair() -> None:
+    """With ``history=K`` the observation ends with the latest K decisions, each the acting
+    seat relative to the viewer and the action id, one-hot (no drawn tile, R21)."""
+    rows = max_decisions(2)
+    env = gymnasium.make(GYM_ID, opponents=["greedy"], history=rows)
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (OBSERVATION_SIZE + rows * HISTORY_ROW,)
+    check_env(env)
+    rng = np.random.default_rng(0)
+    terminated = False
+    while not terminated:
+        obs, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    game = env.unwrapped.table.round  # type: ignore[attr-defined]
+    history = obs[OBSERVATION_SIZE:].reshape(rows, HISTORY_ROW)
+    seen = [
+        (int(np.flatnonzero(row[:4])[0]), int(np.flatnonzero(row[4:])[0]))
+        for row in history
+        if row.any()
+    ]
+    assert seen == [((seat - 0) % 2, action_id(action)) for seat, action in game.history]
+    short = draw_v0.env(players=3, history=2)
+    short.reset(seed=1)
+    for _ in range(5):
+        agent = short.agent_selection
+        short.step(int(np.flatnonzero(short.observe(agent)["action_mask"])[0]))
+    tail = short.observe(short.agent_selection)["observation"][OBSERVATION_SIZE:].reshape(2, -1)
+    assert tail.sum() == 4  # the last two decisions, one seat and one action each
+    assert max_decisions(2) >= 92 and max_decisions(4) >= max_decisions(2)
+
+
+def test_gymnasium_make_hands_out_the_env_itself_with_its_mask_method() -> None:
+    """SB3 and sb3-contrib call ``env.action_masks()`` on what ``gymnasium.make`` gives."""
+    env = gymnasium.make(GYM_ID)
+    assert isinstance(env, DrawDominoesEnv)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    _, info = env.reset(seed=0)
+    assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
+
+
+def test_a_policy_can_be_an_opponent() -> None:
+    """``policy(observation, mask) -> id``: self-play and leagues need no wrapper."""
+    seen: list[tuple[int, int]] = []
+
+    def lowest(observation: np.ndarray, mask: np.ndarray) -> int:
+        seen.append((observation.shape[0], int(mask.sum())))
+        return int(np.flatnonzero(mask)[0])
+
+    env = gymnasium.make(GYM_ID, opponents=[lowest, "random"])
+    _, info = env.reset(seed=5)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+    assert seen and all(size == OBSERVATION_SIZE and legal > 0 for size, legal in seen)
+    with pytest.raises(ValueError, match="policy"):
+        gymnasium.make(GYM_ID, opponents=[42])
+
+
+# ----------------------------------------------------------------- the vector environment
+
+
+def test_the_vector_env_plays_what_sync_vector_env_plays_and_never_hands_out_an_empty_mask() -> (
+    None
+):
+    """``make_vec`` builds the native vector env; it steps exactly as SyncVectorEnv over the
+    single env (same-step autoreset), and every mask it returns has a legal action."""
+    kwargs: dict[str, Any] = {"opponents": ["greedy", "random"], "seat": None}
+    native = gymnasium.make_vec(GYM_ID, num_envs=6, **kwargs)
+    assert isinstance(native, DrawDominoesVectorEnv)
+    sync = gymnasium.make_vec(
+        GYM_ID,
+        num_envs=6,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP},
+        **kwargs,
+    )
+    obs, info = native.reset(seed=11)
+    obs2, info2 = sync.reset(seed=11)
+    assert np.array_equal(obs, obs2) and np.array_equal(info["action_mask"], info2["action_mask"])
+    rng = random.Random(1)
+    finished = 0
+    for _ in range(300):
+        assert native.observation_space.contains(obs)
+        assert (info["action_mask"].sum(axis=1) > 0).all()
+        assert np.array_equal(native.action_masks(), info["action_mask"].astype(bool))
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        obs, rewards, terminated, truncated, info = native.step(actions)
+        obs2, rewards2, terminated2, _, info2 = sync.step(actions)
+        assert np.array_equal(obs, obs2) and np.array_equal(rewards, rewards2)
+        assert np.array_equal(terminated, terminated2) and not truncated.any()
+        if terminated.any():
+            finished += int(terminated.sum())
+            for index in np.flatnonzero(terminated):
+                assert np.array_equal(info["final_obs"][index], info2["final_obs"][index])
+                assert not info["final_info"]["action_mask"][index].any()  # it was over
+    assert finished > 20
+
+
+def test_the_vector_env_refuses_bad_actions_and_penalises_illegal_ones() -> None:
+    env = DrawDominoesVectorEnv(num_envs=3, opponents=["random"])
+    obs, info = env.reset(seed=2)
+    with pytest.raises(ValueError, match="3 integer action ids"):
+        env.step(np.array([0, 1]))
+    with pytest.raises(ValueError, match="from 0 to 57"):
+        env.step(np.array([0, 1, 99]))
+    legal = [int(np.flatnonzero(row)[0]) for row in info["action_mask"]]
+    illegal = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    after, rewards, _, _, info2 = env.step(np.array([legal[0], illegal, legal[2]]))
+    assert rewards[1] == ILLEGAL_ACTION_REWARD and np.array_equal(after[1], obs[1])
+    assert info2["_illegal_action"].tolist() == [False, True, False]
+    with pytest.raises(ValueError, match="num_envs"):
+        DrawDominoesVectorEnv(num_envs=0)

@@ -216,13 +216,10 @@ class Line:
     def __hash__(self) -> int:
         return hash((self._tiles, self._ends_placed))
 
-    def __str__(self) -> str:
-        """The values as they lie from end 0 to end 1, e.g. ``1-1 1-4 4-4 4-3``.
-
-        Halves are turned to face their neighbours, so this is not tile notation (R1).
-        """
-        if not self._ends:
-            return "(empty line)"
+    @property
+    def faces(self) -> tuple[tuple[int, int], ...]:
+        """Each tile's two values as they lie from end 0 to end 1, halves turned to face
+        their neighbours: ``((1, 1), (1, 4), (4, 4), (4, 3))``."""
         # Rebuild left-to-right: tiles at end 0 are prepended, at end 1 appended.
         row: list[tuple[int, int]] = []
         for tile, end in zip(self._tiles, self._ends_placed):
@@ -234,7 +231,16 @@ class Line:
             else:
                 value = row[-1][1]
                 row.append((value, tile.other(value)))
-        return " ".join(f"{a}-{b}" for a, b in row)
+        return tuple(row)
+
+    def __str__(self) -> str:
+        """The values as they lie from end 0 to end 1, e.g. ``1-1 1-4 4-4 4-3``.
+
+        Halves are turned to face their neighbours, so this is not tile notation (R1).
+        """
+        if not self._ends:
+            return "(empty line)"
+        return " ".join(f"{a}-{b}" for a, b in self.faces)
 
     def __repr__(self) -> str:
         return f"<Line {self}>"

@@ -60,7 +60,16 @@ def _register_gymnasium() -> None:
     import gymnasium
 
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point="draw_dominoes.envs.gym_env:DrawDominoesEnv")
+        # The environment enforces reset-before-step itself and passes check_env (tested),
+        # so ``gymnasium.make`` hands it out unwrapped: ``env.action_masks()`` and the
+        # other methods are reachable as SB3 and sb3-contrib expect.
+        gymnasium.register(
+            id=GYM_ID,
+            entry_point="draw_dominoes.envs.gym_env:DrawDominoesEnv",
+            vector_entry_point="draw_dominoes.envs.gym_env:DrawDominoesVectorEnv",
+            order_enforce=False,
+            disable_env_checker=True,
+        )
 
 
 _register_gymnasium()

@@ -13,13 +13,29 @@ from ..match import Match
 from ..round import Round
 from ..rules import RULES
 from ..view import Outcome, PlayerView
-from .encoding import Tracker, fast_mask, fast_observation, id_to_action
+from .encoding import (
+    Tracker,
+    fast_mask,
+    fast_observation,
+    history_rows,
+    id_to_action,
+    state_vector,
+)
 
 Episode = Literal["round", "match"]
 Reward = Literal["points", "relative"]
 
 EPISODES: tuple[Episode, ...] = ("round", "match")
 REWARDS: tuple[Reward, ...] = ("points", "relative")
+RENDER_MODES: tuple[str | None, ...] = (None, "ansi", "human", "rgb_array")
+REWARD: Reward = "relative"
+"""The default reward of every adapter: a seat's credited points less the others' average
+(zero-sum). Its scale: between uniform random players a round's reward has a standard
+deviation of about 21 points (20.7 with two and three players, 19.7 with four), and over
+20,000 two-player rounds it ranged from -88 to +102."""
+ILLEGAL_ACTION_REWARD = -10.0
+"""What an action outside the mask earns by default: half a standard deviation of a
+round's reward, enough to learn from, small beside a round's swing."""
 
 
 def check_options(
@@ -30,6 +46,7 @@ def check_options(
     illegal_action_reward: object = None,
     render_mode: object = None,
     max_cycles: object = None,
+    history: object = 0,
 ) -> None:
     """Refuse bad environment options with a message that names the choices.
 
@@ -48,8 +65,12 @@ def check_options(
         raise ValueError(
             f"illegal_action_reward is a number or None, not {illegal_action_reward!r}"
         )
-    if render_mode not in (None, "ansi"):
-        raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+    if render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode is None, 'ansi', 'human' or 'rgb_array', not {render_mode!r}"
+        )
+    if type(history) is not int or history < 0:
+        raise ValueError(f"history is a number of rows, 0 or more, not {history!r}")
 
 
 def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:
@@ -64,9 +85,13 @@ def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:
 class Table:
     """One episode: a single round or a whole match, seeded; the rules stay in the core."""
 
-    def __init__(self, players: int, episode: Episode, reward: Reward, seed: int) -> None:
-        check_options(players, episode, reward)
+    def __init__(
+        self, players: int, episode: Episode, reward: Reward, seed: int, history: int = 0
+    ) -> None:
+        check_options(players, episode, reward, history=history)
         self.players = players
+        self.history = history
+        """Decisions appended to every observation (0: none)."""
         self.reward: Reward = reward
         self.game: Game = (
             Match.new(players, seed=seed) if episode == "match" else Round.new(players, seed=seed)
@@ -118,8 +143,20 @@ class Table:
         return rewards_for(played.outcome, self.reward)
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """The encoding of ``seat``'s view (R21), without building the view."""
+        """The encoding of ``seat``'s view (R21), without building the view; with
+        ``history`` rows of the latest decisions appended when asked for."""
+        if self.history:
+            return np.concatenate(
+                [
+                    fast_observation(self.tracker, seat),
+                    history_rows(self.tracker, seat, self.history),
+                ]
+            )
         return fast_observation(self.tracker, seat)
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole round: every hand and the boneyard's order (``STATE_FIELDS``)."""
+        return state_vector(self.tracker)
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """The legal-action mask of ``seat`` (all zeros when it is not to act)."""

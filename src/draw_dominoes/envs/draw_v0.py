@@ -22,31 +22,32 @@ import random
 from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
 
 from ..actions import IllegalActionError
 from ..round import new_seed
-from ._table import Episode, Reward, Table, check_options
-from .encoding import NUM_ACTIONS, OBSERVATION_HIGH
+from . import render
+from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
+from .encoding import NUM_ACTIONS, STATE_HIGH, observation_high
 
 __all__ = ["DrawParallelEnv", "cyclic_env", "env", "parallel_env", "raw_env"]
 
 METADATA: dict[str, Any] = {
     "name": "draw_v0",
-    "render_modes": ["ansi"],
+    "render_modes": ["ansi", "human", "rgb_array"],
     "is_parallelizable": False,
 }
 
 
-def _spaces(players: int) -> tuple[list[str], spaces.Dict, spaces.Discrete]:
+def _spaces(players: int, history: int) -> tuple[list[str], spaces.Dict, spaces.Discrete]:
     agents = [f"player_{seat}" for seat in range(players)]
+    high = observation_high(history)
     observation_space = spaces.Dict(
         {
-            "observation": spaces.Box(
-                low=0.0, high=OBSERVATION_HIGH, shape=OBSERVATION_HIGH.shape, dtype=np.float32
-            ),
+            "observation": spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
         }
     )
@@ -67,14 +68,19 @@ class _Seeds:
         return self._rng.randrange(2**63)
 
 
-def _render(table: Table) -> str:
-    """Public information only: the line, hand sizes, boneyard size and scores."""
+def _render(table: Table, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
+    """Public information only (R21): the line, hand sizes, boneyard size and scores, as
+    text (``ansi``; ``human`` prints it) or an image (``rgb_array``), hands face down."""
+    if mode is None:
+        return None
     view = table.view(table.mover)
-    status = "over" if table.over else f"player_{table.mover} to act"
-    return (
-        f"line: {view.line or '(empty)'}\nboneyard: {view.boneyard_size}  "
-        f"hands: {list(view.hand_sizes)}  scores: {list(view.scores)}  {status}"
-    )
+    if mode == "rgb_array":
+        return render.image(view, own=False)
+    shown = render.text(view, own=False)
+    if mode == "human":
+        print(shown)
+        return None
+    return shown
 
 
 class _DrawEnv:
@@ -84,10 +90,11 @@ class _DrawEnv:
         self,
         players: int = 2,
         episode: Episode = "round",
-        reward: Reward = "points",
+        reward: Reward = REWARD,
         max_cycles: int | None = None,
-        illegal_action_reward: float | None = -1.0,
+        illegal_action_reward: float | None = ILLEGAL_ACTION_REWARD,
         render_mode: str | None = None,
+        history: int = 0,
     ) -> None:
         super().__init__()
         check_options(
@@ -97,12 +104,14 @@ class _DrawEnv:
             illegal_action_reward=illegal_action_reward,
             render_mode=render_mode,
             max_cycles=max_cycles,
+            history=history,
         )
+        self.history = history
         self.players, self.episode, self.reward = players, episode, reward
         self.max_cycles = max_cycles
         self.illegal_action_reward = illegal_action_reward
         self.render_mode = render_mode
-        self.possible_agents, obs_space, act_space = _spaces(players)
+        self.possible_agents, obs_space, act_space = _spaces(players, history)
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
@@ -119,10 +128,24 @@ class _DrawEnv:
 
     def _new_table(self, seed: int | None) -> Table:
         """A fresh episode (``seed``: restart the seed sequence); every agent is live."""
-        self.table = Table(self.players, self.episode, self.reward, self._seeds.next(seed))
+        self.table = Table(
+            self.players, self.episode, self.reward, self._seeds.next(seed), self.history
+        )
         self.agents = self.possible_agents[:]
         self.steps = 0
         return self.table
+
+    @property
+    def state_space(self) -> spaces.Box:
+        """The full state's space: every hand and the boneyard's order (``STATE_FIELDS``)."""
+        return spaces.Box(low=0.0, high=STATE_HIGH, shape=STATE_HIGH.shape, dtype=np.float32)
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The full state, for centralised critics and perfect-information baselines:
+        every hand and the boneyard's order, which no agent's observation holds (R21)."""
+        if self.table is None:
+            raise RuntimeError("call reset() before state()")
+        return self.table.state()
 
     def _observe(self, table: Table, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
@@ -185,10 +208,8 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
             self.truncations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[table.mover]
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return _render(self._require_table())
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        return _render(self._require_table(), self.render_mode)
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -247,10 +268,10 @@ class DrawParallelEnv(_DrawEnv, ParallelEnv):  # type: ignore[misc]
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        if self.render_mode is None or self.table is None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        if self.table is None:
             return None
-        return _render(self.table)
+        return _render(self.table, self.render_mode)
 
 
 def parallel_env(**kwargs: Any) -> DrawParallelEnv:

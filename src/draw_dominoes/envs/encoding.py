@@ -32,12 +32,14 @@ import numpy.typing as npt
 
 from ..actions import ACTION_IDS, DRAW, PASS, Action, Draw, Pass, Place, action_for_id
 from ..round import Round
+from ..rules import RULES
 from ..tiles import ALL_TILES
 from ..view import PlayerView
 
 __all__ = [
     "ACTION_SPACE_VERSION",
     "DRAW_ID",
+    "HISTORY_ROW",
     "MAX_SEATS",
     "NUM_ACTIONS",
     "OBSERVATION_FIELDS",
@@ -45,6 +47,10 @@ __all__ = [
     "OBSERVATION_SIZE",
     "OBSERVATION_VERSION",
     "PASS_ID",
+    "STATE_FIELDS",
+    "STATE_HIGH",
+    "STATE_SIZE",
+    "STATE_VERSION",
     "Field",
     "Tracker",
     "action_id",
@@ -52,8 +58,14 @@ __all__ = [
     "action_name",
     "fast_mask",
     "fast_observation",
+    "history_rows",
     "id_to_action",
+    "mask_bytes",
+    "max_decisions",
     "observation",
+    "observation_bytes",
+    "observation_high",
+    "state_vector",
 ]
 
 ACTION_SPACE_VERSION: Final = 1
@@ -134,9 +146,9 @@ _LAYOUT: Final = (
 )
 
 
-def _fields() -> tuple[Field, ...]:
+def _fields(layout: tuple[tuple[str, int, float, str], ...] = _LAYOUT) -> tuple[Field, ...]:
     fields, offset = [], 0
-    for name, size, high, meaning in _LAYOUT:
+    for name, size, high, meaning in layout:
         fields.append(Field(name, offset, size, float(high), meaning))
         offset += size
     return tuple(fields)
@@ -162,12 +174,14 @@ class Tracker:
     keep (each seat's draws, the tiles on the line), updated action by action, so that an
     environment never rebuilds a view or replays the history to encode a step."""
 
-    __slots__ = ("draws", "lacks", "line_mask", "round", "tails")
+    __slots__ = ("decisions", "draws", "lacks", "line_mask", "round", "tails")
 
     def __init__(self, game: Round) -> None:
         self.round = game
         self.draws = [0] * game.players
         self.line_mask = 0
+        self.decisions: list[tuple[int, int]] = []
+        """Every decision so far: the seat and the action id (public: a draw names no tile)."""
         self.lacks: dict[tuple[int, tuple[int, ...]], bytes] = {}
         """Encoded lacking rows by seat and lacking masks: they rarely change."""
         self.tails: list[bytes | None] = [None] * game.players
@@ -177,6 +191,7 @@ class Tracker:
 
     def record(self, seat: int, action: Action) -> None:
         """Note ``action``, just played by ``seat``."""
+        self.decisions.append((seat, action.id))
         if type(action) is Draw:
             self.draws[seat] += 1
         elif type(action) is Place:
@@ -231,6 +246,11 @@ def fast_observation(tracker: Tracker, seat: int) -> npt.NDArray[np.float32]:
     """``observation(round.view(seat))``, built from the engine's bitmasks and the tracker
     without a view: only the seat's own hand and public facts are read (R21), and a test
     checks it equals the view's encoding over random rounds."""
+    return np.frombuffer(bytearray(observation_bytes(tracker, seat)), dtype=np.float32)
+
+
+def observation_bytes(tracker: Tracker, seat: int) -> bytes:
+    """``fast_observation`` as the raw float32 bytes, for batches joined into one array."""
     game = tracker.round
     n = game.players
     halves = _HALVES
@@ -253,36 +273,136 @@ def fast_observation(tracker: Tracker, seat: int) -> npt.NDArray[np.float32]:
         tail = _FOUR(*order(scores + pad)) + _PRESENT[n]
         if not over:
             tracker.tails[seat] = tail
-    return np.frombuffer(
-        bytearray(
-            b"".join(
-                (
-                    halves[hand & 0x3FFF],
-                    halves[hand >> 14],
-                    halves[line & 0x3FFF],
-                    halves[line >> 14],
-                    _ENDS[ends] if ends else _NO_ENDS,
-                    _ONE(game.boneyard_size),
-                    _FOUR(*order(game.hand_sizes + pad)),
-                    _FOUR(*order((*tracker.draws, *pad))),
-                    known,
-                    tail,
-                    _NO_SEAT if over else _ONE_HOT_SEAT[(game.current_player - seat) % n],
-                    _ONE_HOT_SEAT[(game.leader - seat) % n],
-                )
-            )
-        ),
-        dtype=np.float32,
+    return b"".join(
+        (
+            halves[hand & 0x3FFF],
+            halves[hand >> 14],
+            halves[line & 0x3FFF],
+            halves[line >> 14],
+            _ENDS[ends] if ends else _NO_ENDS,
+            _ONE(game.boneyard_size),
+            _FOUR(*order(game.hand_sizes + pad)),
+            _FOUR(*order((*tracker.draws, *pad))),
+            known,
+            tail,
+            _NO_SEAT if over else _ONE_HOT_SEAT[(game.current_player - seat) % n],
+            _ONE_HOT_SEAT[(game.leader - seat) % n],
+        )
     )
 
 
 def fast_mask(game: Round, seat: int) -> npt.NDArray[np.int8]:
     """``action_mask(round.view(seat))`` without the view."""
+    return np.frombuffer(mask_bytes(game, seat), dtype=np.int8)
+
+
+def mask_bytes(game: Round, seat: int) -> bytearray:
+    """``fast_mask`` as raw int8 bytes, for batches."""
     mask = bytearray(_NO_ACTIONS)
     if game.outcome is None and game.current_player == seat:
         for action in game.legal_actions():
             mask[action.id] = 1
-    return np.frombuffer(mask, dtype=np.int8)
+    return mask
+
+
+STATE_VERSION: Final = 1
+"""Bumped whenever the state layout changes."""
+_STATE_LAYOUT: Final = (
+    ("hands", 4 * 28, 1, "28 per seat (absolute seat order): 1 for each tile in its hand"),
+    ("boneyard", 28, 14, "per tile: its place in the draw order (1 = drawn next), 0 if not there"),
+    ("line", 28, 1, "1 for each tile already placed on the line"),
+    ("end0", 7, 1, "one-hot value shown at end 0 (all zero before the opening)"),
+    ("end1", 7, 1, "one-hot value shown at end 1 (all zero before the opening)"),
+    ("line_empty", 1, 1, "1 before the opening"),
+    ("draws", 4, 12, "tiles each seat has drawn this round"),
+    ("lacking", 28, 1, "7 values per seat: 1 where that seat is known to lack the value"),
+    ("scores", 4, _SCORE_HIGH, "match score of each seat (with the round's credits once over)"),
+    ("seats", 4, 1, "1 for each seat that exists (the number of players)"),
+    ("to_move", 4, 1, "one-hot seat to act (all zero once the round is over)"),
+    ("leader", 4, 1, "one-hot seat that leads this round"),
+)
+STATE_FIELDS: Final = _fields(_STATE_LAYOUT)
+"""The full state (every hand, the boneyard's order), for centralised critics and
+perfect-information baselines; never an observation of a seat (R21)."""
+STATE_SIZE: Final = sum(field.size for field in STATE_FIELDS)
+STATE_HIGH: Final = np.concatenate(
+    [np.full(field.size, field.high, dtype=np.float32) for field in STATE_FIELDS]
+)
+_STATE_AT: Final = {field.name: field.offset for field in STATE_FIELDS}
+
+
+def state_vector(tracker: Tracker) -> npt.NDArray[np.float32]:
+    """The whole round as the float32 vector of ``STATE_FIELDS``, seats in absolute order."""
+    game = tracker.round
+    state = np.zeros(STATE_SIZE, dtype=np.float32)
+    at = _STATE_AT
+    n = game.players
+    for seat in range(n):
+        state[at["hands"] + 28 * seat : at["hands"] + 28 * seat + 28] = np.frombuffer(
+            _HALVES[game.hand_mask(seat) & 0x3FFF] + _HALVES[game.hand_mask(seat) >> 14],
+            dtype=np.float32,
+        )
+    for place, tile in enumerate(game.boneyard, 1):
+        state[at["boneyard"] + tile.index] = place
+    line = tracker.line_mask
+    state[at["line"] : at["line"] + 28] = np.frombuffer(
+        _HALVES[line & 0x3FFF] + _HALVES[line >> 14], dtype=np.float32
+    )
+    ends = game.end_values
+    if ends:
+        state[at["end0"] + ends[0]] = 1
+        state[at["end1"] + ends[1]] = 1
+    else:
+        state[at["line_empty"]] = 1
+    outcome = game.outcome
+    scores = game.scores
+    if outcome is not None:
+        scores = tuple(s + c for s, c in zip(scores, outcome.credits, strict=True))
+    for seat, lacks in enumerate(game.lack_masks):
+        state[at["draws"] + seat] = tracker.draws[seat]
+        for value in range(7):
+            if lacks >> value & 1:
+                state[at["lacking"] + 7 * seat + value] = 1
+        state[at["scores"] + seat] = scores[seat]
+        state[at["seats"] + seat] = 1
+    if outcome is None:
+        state[at["to_move"] + game.current_player] = 1
+    state[at["leader"] + game.leader] = 1
+    return state
+
+
+def observation_high(history: int = 0) -> npt.NDArray[np.float32]:
+    """The observation's upper bounds, with ``history`` rows of ``HISTORY_ROW`` appended."""
+    return np.concatenate([OBSERVATION_HIGH, np.ones(history * HISTORY_ROW, dtype=np.float32)])
+
+
+HISTORY_ROW: Final = MAX_SEATS + NUM_ACTIONS
+"""A row of the optional history: the acting seat relative to the viewer (4, one-hot)
+and its action id (58, one-hot), the rows OpenSpiel's information-state tensor holds."""
+
+
+def max_decisions(players: int) -> int:
+    """An upper bound on the decisions in one round: at most 26 placements (two tiles
+    stay in the boneyard), 28 - 2 - dealt draws, and fewer than ``players`` passes in a
+    row between placements, then the blocking passes (R14)."""
+    dealt = players * RULES.hand_size(players)
+    placements, draws = 26, 28 - 2 - dealt
+    return placements + draws + players * (placements + 1)
+
+
+def history_rows(tracker: Tracker, seat: int, rows: int) -> npt.NDArray[np.float32]:
+    """The round's latest ``rows`` decisions (oldest first, then zero rows) as seen from
+    ``seat``, flattened: ``rows`` x ``HISTORY_ROW`` values. Draws never name a tile (R21)."""
+    out = np.zeros((rows, HISTORY_ROW), dtype=np.float32)
+    decisions = tracker.decisions[-rows:] if rows else []
+    if decisions:
+        count = len(decisions)
+        n = tracker.round.players
+        index = np.arange(count)
+        seats, ids = zip(*decisions, strict=True)
+        out[index, [(s - seat) % n for s in seats]] = 1
+        out[index, [MAX_SEATS + i for i in ids]] = 1
+    return out.reshape(-1)
 
 
 def observation(view: PlayerView) -> npt.NDArray[np.float32]:

@@ -18,15 +18,27 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from .. import bots
 from ..actions import IllegalActionError
-from ._table import Episode, Reward, Table, check_options
-from .encoding import NUM_ACTIONS, OBSERVATION_HIGH, action_id
+from . import render
+from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
+from .encoding import (
+    NUM_ACTIONS,
+    action_id,
+    mask_bytes,
+    observation_bytes,
+    observation_high,
+)
 
-__all__ = ["DrawDominoesEnv"]
+__all__ = ["DrawDominoesEnv", "DrawDominoesVectorEnv", "Seating"]
 
 Observation = npt.NDArray[np.float32]
+Observations = npt.NDArray[np.float32]
+"""A batch: one observation a row."""
 
 
 Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
@@ -63,72 +75,78 @@ def _check_opponent(opponent: object) -> None:
         )
 
 
-class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
-    """The learner plays seat ``seat`` (``None``: a seeded random seat each episode)."""
+Opponent = str | bots.Bot | Policy
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+def _check_setup(
+    opponents: Sequence[Opponent],
+    seat: object,
+    episode: object,
+    reward: object,
+    illegal_action_reward: object,
+    render_mode: object,
+    history: object = 0,
+) -> int:
+    """Refuse a bad setup with a message that names the choices; the number of players."""
+    if isinstance(opponents, str) or not 1 <= len(opponents) <= 3:
+        raise ValueError(f"opponents is a list of 1 to 3 bot names, not {opponents!r}")
+    for opponent in opponents:
+        _check_opponent(opponent)
+    players = len(opponents) + 1
+    check_options(
+        players,
+        episode,
+        reward,
+        illegal_action_reward=illegal_action_reward,
+        render_mode=render_mode,
+        history=history,
+    )
+    if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+        raise ValueError(f"seat is None or a seat from 0 to {players - 1}, not {seat!r}")
+    return players
+
+
+class Seating:
+    """One episode from the learner's chair: the table, the learner's seat and who plays
+    each other seat, all drawn from ``rng`` (the game's seed, the seat if not fixed, then
+    each bot's seed, in that order)."""
+
+    __slots__ = ("players", "seat", "table")
 
     def __init__(
         self,
-        opponents: Sequence[str | bots.Bot | Policy] = ("random",),
-        seat: int | None = 0,
-        episode: Episode = "round",
-        reward: Reward = "points",
-        illegal_action_reward: float | None = -1.0,
-        render_mode: str | None = None,
+        players: int,
+        episode: Episode,
+        reward: Reward,
+        opponents: Sequence[Opponent],
+        fixed_seat: int | None,
+        rng: np.random.Generator,
+        history: int = 0,
     ) -> None:
-        if isinstance(opponents, str) or not 1 <= len(opponents) <= 3:
-            raise ValueError(f"opponents is a list of 1 to 3 bot names, not {opponents!r}")
-        for opponent in opponents:
-            _check_opponent(opponent)
-        players = len(opponents) + 1
-        check_options(
-            players,
-            episode,
-            reward,
-            illegal_action_reward=illegal_action_reward,
-            render_mode=render_mode,
-        )
-        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
-            raise ValueError(f"seat is None or a seat from 0 to {players - 1}, not {seat!r}")
-        self.opponent_specs = list(opponents)
-        self.players, self.fixed_seat = players, seat
-        self.episode, self.reward = episode, reward
-        self.illegal_action_reward = illegal_action_reward
-        self.render_mode = render_mode
-        self.observation_space = spaces.Box(
-            low=0.0, high=OBSERVATION_HIGH, shape=OBSERVATION_HIGH.shape, dtype=np.float32
-        )
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.table: Table | None = None
-        self.seat = 0 if seat is None else seat
-        self._bots: dict[int, bots.Bot | Policy] = {}
+        game_seed = int(rng.integers(2**63))
+        self.seat = int(rng.integers(players)) if fixed_seat is None else fixed_seat
+        self.players: dict[int, bots.Bot | Policy] = {}
+        """Who plays each other seat."""
+        others = [s for s in range(players) if s != self.seat]
+        for other, spec in zip(others, opponents, strict=True):
+            bot_seed = int(rng.integers(2**63))
+            self.players[other] = (
+                bots.create(spec, seed=bot_seed) if isinstance(spec, str) else spec
+            )
+        self.table = Table(players, episode, reward, game_seed, history)
 
-    # ----------------------------------------------------------------- helpers
-
-    def _require_table(self) -> Table:
-        if self.table is None:
-            raise RuntimeError("call reset() before step()")
-        return self.table
-
-    def _observe(self) -> tuple[Observation, dict[str, Any]]:
-        table = self._require_table()
-        return table.observation(self.seat), {
-            "action_mask": table.mask(self.seat),
-            "seat": self.seat,
-        }
-
-    def _play_opponents(self) -> float:
-        """Let the opponents act until it is the learner's turn or the episode is over.
+    def play_opponents(self) -> float:
+        """Let the opponents act until it is the learner's turn or the episode is over;
+        what the learner earned meanwhile (a round the opponents finish is settled too).
 
         A bot whose choice needs only the legal actions (``choose_among``: random, greedy)
         is not handed a view; a policy gets its seat's encoding and mask; any other bot
         chooses from its view (R21)."""
-        table = self._require_table()
+        table, me = self.table, self.seat
         earned = 0.0
-        while not table.over and table.mover != self.seat:
+        while not table.over and table.mover != me:
             mover = table.mover
-            player = self._bots[mover]
+            player = self.players[mover]
             among = getattr(player, "choose_among", None)
             if among is not None:
                 move = action_id(among(table.round.legal_actions()))
@@ -139,12 +157,65 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
                 else:
                     policy = cast(Policy, player)
                     move = int(policy(table.observation(mover), table.mask(mover)))
-            earned += table.apply(move)[self.seat]
+            earned += table.apply(move)[me]
         return earned
+
+
+class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
+    """The learner plays seat ``seat`` (``None``: a seeded random seat each episode)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        opponents: Sequence[Opponent] = ("random",),
+        seat: int | None = 0,
+        episode: Episode = "round",
+        reward: Reward = REWARD,
+        illegal_action_reward: float | None = ILLEGAL_ACTION_REWARD,
+        render_mode: str | None = None,
+        history: int = 0,
+    ) -> None:
+        players = _check_setup(
+            opponents, seat, episode, reward, illegal_action_reward, render_mode, history
+        )
+        self.history = history
+        self.opponent_specs = list(opponents)
+        self.players, self.fixed_seat = players, seat
+        self.episode, self.reward = episode, reward
+        self.illegal_action_reward = illegal_action_reward
+        self.render_mode = render_mode
+        high = observation_high(history)
+        self.observation_space = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.seating: Seating | None = None
+        self.seat = 0 if seat is None else seat
+
+    @property
+    def table(self) -> Table | None:
+        """The episode being played (``None`` before the first reset)."""
+        return None if self.seating is None else self.seating.table
+
+    # ----------------------------------------------------------------- helpers
+
+    def _require_seating(self) -> Seating:
+        if self.seating is None:
+            raise RuntimeError("call reset() before step()")
+        return self.seating
+
+    def _observe(self) -> tuple[Observation, dict[str, Any]]:
+        table = self._require_seating().table
+        return table.observation(self.seat), {
+            "action_mask": table.mask(self.seat),
+            "seat": self.seat,
+        }
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask as booleans (the form maskable PPO implementations ask for)."""
-        return self._require_table().mask(self.seat).astype(bool)
+        return self._require_seating().table.mask(self.seat).astype(bool)
 
     # ----------------------------------------------------------------- Gymnasium API
 
@@ -152,21 +223,22 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        rng = self.np_random
-        game_seed = int(rng.integers(2**63))
-        if self.fixed_seat is None:
-            self.seat = int(rng.integers(self.players))
-        others = [s for s in range(self.players) if s != self.seat]
-        self._bots = {}
-        for seat, spec in zip(others, self.opponent_specs):
-            bot_seed = int(rng.integers(2**63))
-            self._bots[seat] = bots.create(spec, seed=bot_seed) if isinstance(spec, str) else spec
-        self.table = Table(self.players, self.episode, self.reward, game_seed)
-        self._play_opponents()
+        seating = Seating(
+            self.players,
+            self.episode,
+            self.reward,
+            self.opponent_specs,
+            self.fixed_seat,
+            self.np_random,
+            self.history,
+        )
+        self.seating, self.seat = seating, seating.seat
+        seating.play_opponents()
         return self._observe()
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        table = self._require_table()
+        seating = self._require_seating()
+        table = seating.table
         if table.over:
             raise RuntimeError("the episode is over: call reset()")
         try:
@@ -179,17 +251,189 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
             obs, info = self._observe()
             info["illegal_action"] = str(error)
             return obs, float(self.illegal_action_reward), False, False, info
-        reward += self._play_opponents()
+        reward += seating.play_opponents()
         obs, info = self._observe()
         return obs, float(reward), table.over, False, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The learner's view (R21): text (``ansi``; ``human`` prints it) or an image
+        (``rgb_array``) with the learner's hand face up and the others face down."""
         if self.render_mode is None:
             return None
-        table = self._require_table()
-        view = table.view(self.seat)
-        return (
-            f"line: {view.line or '(empty)'}\nhand: {' '.join(map(str, view.hand))}  "
-            f"boneyard: {view.boneyard_size}  hands: {list(view.hand_sizes)}  "
-            f"scores: {list(view.scores)}"
+        view = self._require_seating().table.view(self.seat)
+        if self.render_mode == "rgb_array":
+            return render.image(view, own=True)
+        shown = render.text(view, own=True)
+        if self.render_mode == "human":
+            print(shown)
+            return None
+        return shown
+
+
+class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` games of ``DrawDominoes-v0`` stepped together into numpy batches:
+    observations (N × 124, float32), rewards, terminations, and the masks (N × 58, int8)
+    in ``info["action_mask"]`` and ``action_masks()``.
+
+    What ``gymnasium.make_vec("DrawDominoes-v0", num_envs=N)`` builds. A finished game is
+    reset in the same step (``AutoresetMode.SAME_STEP``): the observation and mask
+    returned are the next game's first, never a finished game's all-zero mask, and the
+    finished game's last observation is in ``info["final_obs"]`` (with ``"_final_obs"``
+    saying which). Sub-environment ``i`` reset with ``seed`` plays exactly what
+    ``DrawDominoes-v0`` reset with ``seed + i`` plays, as ``SyncVectorEnv`` seeds them.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": [],
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        opponents: Sequence[Opponent] = ("random",),
+        seat: int | None = 0,
+        episode: Episode = "round",
+        reward: Reward = REWARD,
+        illegal_action_reward: float | None = ILLEGAL_ACTION_REWARD,
+        render_mode: str | None = None,
+        history: int = 0,
+    ) -> None:
+        if type(num_envs) is not int or num_envs < 1:
+            raise ValueError(f"num_envs is a positive whole number, not {num_envs!r}")
+        if render_mode is not None:
+            raise ValueError(f"the vector environment does not render: render_mode {render_mode!r}")
+        self.players = _check_setup(
+            opponents, seat, episode, reward, illegal_action_reward, None, history
         )
+        self.history = history
+        self.num_envs = num_envs
+        self.opponent_specs = list(opponents)
+        self.fixed_seat, self.episode, self.reward = seat, episode, reward
+        self.illegal_action_reward = illegal_action_reward
+        self.render_mode = None
+        high = observation_high(history)
+        self.single_observation_space = spaces.Box(
+            low=0.0, high=high, shape=high.shape, dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.rngs: list[np.random.Generator] = []
+        self.seatings: list[Seating] = []
+
+    def _seat_anew(self, index: int) -> Seating:
+        seating = Seating(
+            self.players,
+            self.episode,
+            self.reward,
+            self.opponent_specs,
+            self.fixed_seat,
+            self.rngs[index],
+            self.history,
+        )
+        self.seatings[index] = seating
+        seating.play_opponents()
+        return seating
+
+    def _batch(self) -> tuple[Observations, dict[str, Any]]:
+        """Every game's observation and mask, each encoded once and joined into arrays."""
+        seatings = self.seatings
+        if self.history:
+            obs = np.stack([s.table.observation(s.seat) for s in seatings])
+        else:
+            obs = np.frombuffer(
+                bytearray(b"".join([observation_bytes(s.table.tracker, s.seat) for s in seatings])),
+                dtype=np.float32,
+            ).reshape(self.num_envs, -1)
+        masks = np.frombuffer(
+            bytearray(b"".join([mask_bytes(s.table.round, s.seat) for s in seatings])),
+            dtype=np.int8,
+        ).reshape(self.num_envs, NUM_ACTIONS)
+        seats = np.array([s.seat for s in seatings], dtype=np.int64)
+        every = np.ones(self.num_envs, dtype=bool)
+        return obs, {"action_mask": masks, "_action_mask": every, "seat": seats, "_seat": every}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal-action masks as booleans, one row a game (for maskable PPO)."""
+        if not self.seatings:
+            raise RuntimeError("call reset() before step()")
+        return np.frombuffer(
+            bytearray(b"".join([mask_bytes(s.table.round, s.seat) for s in self.seatings])),
+            dtype=np.bool_,
+        ).reshape(self.num_envs, NUM_ACTIONS)
+
+    def reset(
+        self,
+        *,
+        seed: int | list[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Observations, dict[str, Any]]:
+        if seed is None or isinstance(seed, int):
+            seeds: list[int | None] = (
+                [None] * self.num_envs if seed is None else [seed + i for i in range(self.num_envs)]
+            )
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        self.rngs = [seeding.np_random(s)[0] for s in seeds]
+        self.seatings = [None] * self.num_envs  # type: ignore[list-item]
+        for index in range(self.num_envs):
+            self._seat_anew(index)
+        return self._batch()
+
+    def step(
+        self, actions: npt.NDArray[np.int64] | Sequence[int]
+    ) -> tuple[
+        Observations,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        if not self.seatings:
+            raise RuntimeError("call reset() before step()")
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise ValueError(
+                f"step takes {self.num_envs} integer action ids, not {chosen.dtype} of shape"
+                f" {chosen.shape}"
+            )
+        if ((chosen < 0) | (chosen >= NUM_ACTIONS)).any():  # refused before any game moves
+            raise ValueError(f"an action id is an integer from 0 to {NUM_ACTIONS - 1}")
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        terminations = np.zeros(self.num_envs, dtype=bool)
+        illegal: dict[int, str] = {}
+        finals: dict[int, tuple[Observation, dict[str, Any]]] = {}
+        for index, action in enumerate(chosen.tolist()):
+            seating = self.seatings[index]
+            table = seating.table
+            try:
+                earned = table.apply(action)[seating.seat]
+            except IllegalActionError as error:
+                if self.illegal_action_reward is None:
+                    raise
+                rewards[index] = self.illegal_action_reward
+                illegal[index] = str(error)
+                continue
+            earned += seating.play_opponents()
+            rewards[index] = earned
+            if table.over:
+                terminations[index] = True
+                mask = table.mask(seating.seat)
+                finals[index] = (
+                    table.observation(seating.seat),
+                    {"action_mask": mask, "seat": seating.seat},
+                )
+                self._seat_anew(index)
+        obs, infos = self._batch()
+        if illegal:
+            reasons = np.full(self.num_envs, None, dtype=object)
+            for index, reason in illegal.items():
+                reasons[index] = reason
+            infos["illegal_action"] = reasons
+            infos["_illegal_action"] = reasons != None  # noqa: E711 (elementwise)
+        for index, (final_obs, final_info) in finals.items():
+            infos = self._add_info(infos, {"final_obs": final_obs, "final_info": final_info}, index)
+        return obs, rewards, terminations, np.zeros(self.num_envs, dtype=bool), infos
