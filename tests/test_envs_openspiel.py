@@ -1,8 +1,11 @@
-"""The OpenSpiel adapter: random_sim_test, chance nodes, resampling, and ISMCTS/MCTS play."""
+"""The OpenSpiel adapter: random_sim_test, chance nodes, clones, observers, resampling, and
+ISMCTS/MCTS play."""
 
 from __future__ import annotations
 
+import copy
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -10,10 +13,11 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.bots import uniform_random  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from draw_dominoes import ALL_TILES, IllegalActionError, Round, Tile  # noqa: E402
-from draw_dominoes.envs import DRAW_ID, PASS_ID, action_id  # noqa: E402
+from draw_dominoes.envs import DRAW_ID, PASS_ID, action_id, observation  # noqa: E402
 from draw_dominoes.envs._table import rewards_for  # noqa: E402
 from draw_dominoes.envs.openspiel import DrawDominoesState, max_player_actions  # noqa: E402
 
@@ -40,7 +44,7 @@ def _play_until(state: DrawDominoesState, rng: random.Random, decisions: int) ->
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_sim_test(players: int) -> None:
-    pyspiel.random_sim_test(_game(players), num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(_game(players), num_sims=5, serialize=True, verbose=False)
 
 
 def test_deal_and_draws_are_chance_nodes() -> None:
@@ -274,10 +278,8 @@ def test_the_public_observation_never_shows_a_hand_tile(players: int) -> None:
         state = game.new_initial_state()
         checked = 0
         while not state.is_terminal():
-            if state._round is None:  # dealing: every tile dealt so far is in a hand
-                held = {str(t) for t in state._dealt}
-            else:
-                held = {str(t) for p in range(players) for t in state.round.hand(p)}
+            # while dealing, every tile dealt so far is in a hand
+            held = {str(t) for hand in state.all_hands() for t in hand}
             texts = {public.string_from(state, p) for p in range(players)}
             assert len(texts) == 1  # the same for every seat: nothing private in it
             text = texts.pop()
@@ -303,3 +305,165 @@ def test_openspiel_returns_are_the_shared_relative_reward() -> None:
         assert outcome is not None
         assert state.returns() == list(rewards_for(outcome, "relative"))
         assert abs(sum(state.returns())) < 1e-9
+
+
+# ----------------------------------------------------------------- clones
+
+
+def _everything(state: DrawDominoesState) -> tuple[object, ...]:
+    """All a state shows through the OpenSpiel API, for every seat."""
+    seats = range(state.num_players())
+    facts: list[object] = [str(state), state.history(), state.current_player(), state.returns()]
+    if state.is_chance_node():
+        facts.append(state.chance_outcomes())
+    elif not state.is_terminal():
+        facts.append(state.legal_actions())
+    facts += [state.information_state_string(p) for p in seats]
+    facts += [state.observation_string(p) for p in seats]
+    facts += [state.information_state_tensor(p) for p in seats]
+    facts += [state.observation_tensor(p) for p in seats]
+    return tuple(facts)
+
+
+def _random_step(state: DrawDominoesState, rng: random.Random) -> None:
+    if state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_clone_equals_its_state_and_plays_on_alone(players: int) -> None:
+    """A clone shows what the state shows; playing it out leaves the state untouched."""
+    game = _game(players)
+    rng = random.Random(20 + players)
+    for _ in range(4):
+        state = game.new_initial_state()
+        clones = 0
+        while not state.is_terminal():
+            if rng.random() < 0.15:
+                before = _everything(state)
+                clone = state.clone()
+                assert _everything(clone) == before
+                copied = copy.deepcopy(state)
+                assert _everything(copied) == before
+                while not clone.is_terminal():  # other chance draws, other decisions
+                    _random_step(clone, rng)
+                _random_step(copied, rng)
+                assert _everything(state) == before
+                clones += 1
+            _random_step(state, rng)
+        assert clones > 0 and sum(state.returns()) == pytest.approx(0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_observations_equal_the_views_encoding_through_clones(players: int) -> None:
+    """The fast observation (a tracker of public facts) stays equal to the view's
+    encoding on a state, on its clones and on resampled states, chance draws included."""
+    game = _game(players)
+    rng = random.Random(players)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+
+    def check(state: DrawDominoesState) -> None:
+        for p in range(players):
+            assert np.array_equal(state.observation_tensor(p), observation(state.view(p)))
+
+    state = game.new_initial_state()
+    _chance(state, rng)
+    while not state.is_terminal():
+        check(state)
+        if state.is_chance_node() or rng.random() < 0.3:
+            clone = state.clone()
+            _random_step(clone, rng)
+            if not clone.is_chance_node():
+                check(clone)
+        if not state.is_chance_node():
+            check(state.resample_from_infostate(state.current_player(), sampler))
+        _random_step(state, rng)
+    check(state)
+
+
+# ----------------------------------------------------------------- all-players observer
+
+
+def _observer(game: pyspiel.Game, private: object, recall: bool = False) -> Any:  # type: ignore[name-defined]
+    return make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=recall, private_info=private)
+    )
+
+
+def _row_of(tiles: tuple[Tile, ...]) -> np.ndarray:
+    """A hand as the observation's 28 one-hot values."""
+    row = np.zeros(28, np.float32)
+    row[[t.index for t in tiles]] = 1
+    return row
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_all_players_observer_shows_every_hand(players: int) -> None:
+    game = _game(players)
+    everyone = _observer(game, pyspiel.PrivateInfoType.ALL_PLAYERS)
+    everyone_recall = _observer(game, pyspiel.PrivateInfoType.ALL_PLAYERS, recall=True)
+    single = _observer(game, pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    rng = random.Random(30 + players)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        hands = state.all_hands()
+        for p in range(players):
+            text = everyone.string_from(state, p)
+            assert all(str(t) in text for hand in hands for t in hand)
+            for observer in (everyone, everyone_recall):
+                observer.set_from(state, p)
+                rows = observer.dict["hands"]
+                for r in range(4):
+                    shown = {ALL_TILES[i] for i in np.flatnonzero(rows[r])}
+                    assert shown == (set(hands[(p + r) % players]) if r < players else set())
+            assert "hands" not in single.dict
+            if state.is_dealt:
+                single.set_from(state, p)
+                own = everyone.dict["observation"]
+                assert np.array_equal(own, single.dict["observation"])  # the own part as before
+                assert np.array_equal(own[:28], _row_of(hands[p]))
+        _random_step(state, rng)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_single_player_observers_show_only_the_own_hand(players: int) -> None:
+    """R21: the default and single-player observers show the seat's hand, no other."""
+    game = _game(players)
+    single = _observer(game, pyspiel.PrivateInfoType.SINGLE_PLAYER)
+    recall = _observer(game, pyspiel.PrivateInfoType.SINGLE_PLAYER, recall=True)
+    rng = random.Random(40 + players)
+    state = game.new_initial_state()
+    _chance(state, rng)
+    while not state.is_terminal():
+        hands = state.all_hands()
+        for p in range(players):
+            others = {str(t) for seat, hand in enumerate(hands) if seat != p for t in hand}
+            for text in (
+                single.string_from(state, p),
+                recall.string_from(state, p),
+                state.information_state_string(p),
+                state.observation_string(p),
+            ):
+                assert all(str(t) in text for t in hands[p])
+                assert not [t for t in others if t in text], text
+            for observer in (single, recall):
+                observer.set_from(state, p)
+                assert np.array_equal(observer.dict["observation"][:28], _row_of(hands[p]))
+        _random_step(state, rng)
+
+
+def test_pyspiel_evaluate_bots_plays_the_python_ismcts_bot() -> None:
+    """The C++ evaluation loop works with the Python ISMCTS bot (the Python loop in
+    ``evaluate_bots.py`` calls ``restart_at``, which that bot lacks)."""
+    game = _game(3)
+    random_state = np.random.RandomState(5)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+    bots = [
+        ismcts.ISMCTSBot(game, evaluator, 30.0, 10, random_state=random_state),
+        uniform_random.UniformRandomBot(1, random_state),
+        uniform_random.UniformRandomBot(2, random_state),
+    ]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 5)
+    assert len(returns) == 3 and abs(sum(returns)) < 1e-9

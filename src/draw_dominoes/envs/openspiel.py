@@ -8,13 +8,20 @@ players, plus or minus the points of the round). An action that is not legal her
 not one of the chance outcomes at a chance node, raises ``IllegalActionError`` and
 changes nothing (R8).
 
-Information states and observations are built from ``round.view(player)`` alone (R21):
-the string and tensor give the seat's hand and the public history, so two histories that
-differ only in the order in which the seat drew its own tiles share an information state
-(the order changes nothing that follows). The public-only observer
-(``private_info=NONE``) gives the leader, scores and history, never a hand tile, the
-deal included. ``resample_from_infostate`` deals the hidden tiles again with
-``draw_dominoes.sample_from_view``, which is what OpenSpiel's ISMCTS bot needs.
+Information states and observations hold what ``round.view(player)`` shows and no more
+(R21): the string and tensor give the seat's hand and the public history, so two
+histories that differ only in the order in which the seat drew its own tiles share an
+information state (the order changes nothing that follows). The tensors come from the
+engine's bitmasks through ``encoding.Tracker``, equal to the view's encoding without
+building a view. The public-only observer (``private_info=NONE``) gives the leader,
+scores and history, never a hand tile, the deal included; the all-players observer
+(``private_info=ALL_PLAYERS``) adds every hand, for analysis and perfect-information
+baselines. ``resample_from_infostate`` deals the hidden tiles again with
+``draw_dominoes.ViewSampler``, which is what OpenSpiel's Python ISMCTS bot needs.
+
+OpenSpiel clones a Python state by making a new initial state and ``copy.deepcopy``-ing
+each attribute: the state keeps everything that changes in one ``_Play`` whose
+``__deepcopy__`` is a ``Round.clone``, so search pays for no generic deep copy.
 """
 
 from __future__ import annotations
@@ -26,8 +33,8 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..actions import Draw, IllegalActionError, Place
-from ..round import Round, hand_size_for, sample_from_view
+from ..actions import DRAW, IllegalActionError
+from ..round import Round, ViewSampler, hand_size_for
 from ..rules import RULES
 from ..tiles import ALL_TILES, Tile
 from ..view import PlayerView
@@ -37,15 +44,19 @@ from .encoding import (
     MAX_SEATS,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
-    action_id,
+    Tracker,
     action_name,
     id_to_action,
-    observation,
+    observation_bytes,
 )
 
 __all__ = ["GAME_TYPE", "DrawDominoesGame", "DrawDominoesState", "max_player_actions"]
 
 _TOTAL_PIPS = sum(tile.pips for tile in ALL_TILES)  # 168: no round can credit more
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_HAND_SIZE = len(ALL_TILES)
+"""The own-hand slice comes first in the observation vector; everything after it is public."""
 
 
 def max_player_actions(players: int) -> int:
@@ -85,6 +96,8 @@ class DrawDominoesGame(pyspiel.Game):  # type: ignore[misc]
         players = int(params.get("players", 2))
         RULES.check_players(players)
         self.players = players
+        self.blank_play = _Play(players, shared=True)
+        """Where every new state starts; shared until a state changes it (then copied)."""
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=len(ALL_TILES),
@@ -109,147 +122,261 @@ class DrawDominoesGame(pyspiel.Game):  # type: ignore[misc]
         return DrawObserver(self, iig_obs_type)
 
 
+class _Play:
+    """Everything a state changes as it plays, in one object so that a clone is one copy.
+
+    ``tracker`` (the public facts the fast observation needs) and ``samplers`` (prepared
+    determinizations by seat) are caches: a copy starts without them and builds them
+    again when asked, and a pickle leaves them out. A ``shared`` play (the game's blank
+    one, which every new state starts from) is copied before its first change.
+    """
+
+    __slots__ = (
+        "dealt",
+        "drawing",
+        "leader",
+        "players",
+        "round",
+        "samplers",
+        "shared",
+        "size",
+        "tracker",
+    )
+
+    def __init__(
+        self,
+        players: int,
+        leader: int | None = None,
+        dealt: tuple[Tile, ...] = (),
+        round_: Round | None = None,
+        drawing: bool = False,
+        shared: bool = False,
+    ) -> None:
+        self.players = players
+        self.size = hand_size_for(players)
+        self.leader = leader
+        self.dealt = dealt
+        """The tiles dealt so far, in deal order (seat 0's hand first); a tuple, so shared."""
+        self.round = round_
+        self.drawing = drawing
+        """A seat chose ``draw``: the chance node choosing its tile is next."""
+        self.shared = shared
+        self.tracker: Tracker | None = None
+        self.samplers: dict[int, ViewSampler] | None = None
+
+    def copy(self) -> _Play:
+        """An independent copy: the round cloned, the immutable parts shared, no caches."""
+        other: _Play = _new(_Play)
+        other.players = self.players
+        other.size = self.size
+        other.leader = self.leader
+        other.dealt = self.dealt
+        round_ = self.round
+        other.round = None if round_ is None else round_.clone()
+        other.drawing = self.drawing
+        other.shared = False
+        other.tracker = None
+        other.samplers = None
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Play, (self.players, self.leader, self.dealt, self.round, self.drawing))
+
+
+_new = object.__new__
+"""A ``_Play`` without ``__init__``: ``copy`` sets every field itself, on the clone path."""
+
+
 class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
     """Chance deals and draws on top of a core ``Round``; the rules stay in the core."""
 
     def __init__(self, game: DrawDominoesGame) -> None:
         super().__init__(game)
-        self._n = game.players
-        self._size = hand_size_for(self._n)
-        self._leader: int | None = None
-        self._dealt: list[Tile] = []
-        self._drawn: list[Tile] = []
-        self._round: Round | None = None
-        self._drawing = False
+        self._play = game.blank_play
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DrawDominoesState:
+        """``copy.deepcopy`` is ``clone``: OpenSpiel's history and the round, nothing shared."""
+        clone: DrawDominoesState = self.clone()
+        return clone
 
     # ----------------------------------------------------------------- core access
 
     @property
     def round(self) -> Round:
         """The core round (after the deal)."""
-        if self._round is None:
+        round_ = self._play.round
+        if round_ is None:
             raise ValueError("the tiles are still being dealt")
-        return self._round
+        return round_
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see (R21)."""
         return self.round.view(player)
 
-    def _hidden_pool(self) -> list[Tile]:
-        """Tiles in nobody's hand and not on the line: the boneyard, as a set."""
-        held = sum(self.round.hand_mask(p) for p in range(self._n))
-        placed = sum(t.bit for t in self.round.line.tiles)
-        return [t for t in ALL_TILES if not (held | placed) & t.bit]
+    @property
+    def is_dealt(self) -> bool:
+        """Whether the chance nodes of the deal are behind us and a round is being played."""
+        return self._play.round is not None
+
+    def all_hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every seat's tiles, by seat; while dealing, the tiles dealt to each so far.
+
+        Hidden information (R21): for the all-players observer and for tests, never for
+        a seat's own observation.
+        """
+        play = self._play
+        round_ = play.round
+        if round_ is not None:
+            return tuple(round_.hand(seat) for seat in range(play.players))
+        dealt, size = play.dealt, play.size
+        return tuple(dealt[seat * size : (seat + 1) * size] for seat in range(play.players))
+
+    def encoded_observation(self, player: int) -> bytes:
+        """``encoding.observation(round.view(player))`` as float32 bytes, without the view.
+
+        The tracker of public facts is made on first use and kept up to date by
+        ``_apply_action``; a clone makes its own when it is first observed.
+        """
+        play = self._play
+        tracker = play.tracker
+        if tracker is None:
+            tracker = play.tracker = Tracker(self.round)
+        return observation_bytes(tracker, player)
 
     # ----------------------------------------------------------------- OpenSpiel API
 
     def current_player(self) -> int:
-        if self._round is not None and self._round.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self._round is None or self._drawing:
-            return int(pyspiel.PlayerId.CHANCE)
-        return self._round.current_player
+        play = self._play
+        round_ = play.round
+        if round_ is None or play.drawing:
+            return _CHANCE
+        if round_.outcome is not None:
+            return _TERMINAL
+        return round_.current_player
 
     def is_terminal(self) -> bool:
-        return self._round is not None and self._round.is_over
+        round_ = self._play.round
+        return round_ is not None and round_.outcome is not None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._leader is None:
-            return [(seat, 1.0 / self._n) for seat in range(self._n)]
-        if self._round is None:
-            taken = {t.index for t in self._dealt}
-            left = [i for i in range(len(ALL_TILES)) if i not in taken]
-        else:
-            left = [t.index for t in self._hidden_pool()]
+        play = self._play
+        if play.leader is None:
+            return [(seat, 1.0 / play.players) for seat in range(play.players)]
+        left = self._chance_tiles()
         return [(i, 1.0 / len(left)) for i in left]
 
+    def _chance_tiles(self) -> list[int]:
+        """The tiles a chance node can bring, by index: those not yet dealt, or the
+        boneyard as a set (its order stays hidden, and draws come up uniformly)."""
+        play = self._play
+        round_ = play.round
+        if round_ is None:
+            taken = {t.index for t in play.dealt}
+            return [i for i in range(len(ALL_TILES)) if i not in taken]
+        return sorted(t.index for t in round_.boneyard)
+
     def _legal_actions(self, player: int) -> list[int]:
-        if self._round is None or self._drawing or player != self._round.current_player:
+        play = self._play
+        round_ = play.round
+        if round_ is None or play.drawing or player != round_.current_player:
             return []
-        return sorted(action_id(a) for a in self._round.legal_actions())
+        return round_.legal_action_ids()
 
     def _apply_action(self, action: int) -> None:
         """Apply ``action``; one that is not a legal action or chance outcome here is refused.
 
         A refused action raises ``IllegalActionError`` and changes nothing (R8), so the
         state never reaches a node it cannot leave (a draw from a closed boneyard, a leader
-        who is not at the table, a tile dealt twice).
+        who is not at the table, a tile dealt twice). A drawn tile goes straight into the
+        round (``Round.draw_tile``): nothing is rebuilt.
         """
-        self._check_legal(action)
-        if self._leader is None:
-            self._leader = action
-        elif self._round is None:
-            self._dealt.append(ALL_TILES[action])
-            if len(self._dealt) == self._n * self._size:
-                hands = [self._dealt[i * self._size : (i + 1) * self._size] for i in range(self._n)]
-                rest = [t for t in ALL_TILES if t not in self._dealt]
-                self._round = Round.from_deal(hands, rest, self._leader)
-        elif self._drawing:
-            self._draw(ALL_TILES[action])
-        elif action == DRAW_ID:
-            self._drawing = True
-        else:
-            self._round.apply(id_to_action(action, not self._round.end_values))
-
-    def _check_legal(self, action: int) -> None:
-        player = self.current_player()
-        if player == pyspiel.PlayerId.TERMINAL:
-            raise IllegalActionError(f"the round is over: action {action} is not legal")
-        if player == pyspiel.PlayerId.CHANCE:
-            if action not in {outcome for outcome, _ in self.chance_outcomes()}:
+        play = self._play
+        if play.shared:
+            play = self._play = play.copy()
+        round_ = play.round
+        if round_ is None or play.drawing:
+            outcomes = range(play.players) if play.leader is None else self._chance_tiles()
+            if action not in outcomes:
                 raise IllegalActionError(
-                    f"{action} is not a chance outcome here; the outcomes are "
-                    f"{[outcome for outcome, _ in self.chance_outcomes()]}"
+                    f"{action} is not a chance outcome here; the outcomes are {list(outcomes)}"
                 )
-        elif action not in self._legal_actions(player):
-            raise IllegalActionError(
-                f"action {action} is not legal for player {player}; "
-                f"the legal actions are {self._legal_actions(player)}"
-            )
-
-    def _draw(self, tile: Tile) -> None:
-        """Let the drawing seat take ``tile``, the chance outcome: no round is rebuilt."""
-        self.round.draw_tile(tile)
-        self._drawn.append(tile)
-        self._drawing = False
+            if play.leader is None:
+                play.leader = action
+            elif round_ is None:
+                play.dealt = dealt = (*play.dealt, ALL_TILES[action])
+                size, n = play.size, play.players
+                if len(dealt) == n * size:
+                    hands = [dealt[i * size : (i + 1) * size] for i in range(n)]
+                    rest = [t for t in ALL_TILES if t not in dealt]
+                    play.round = Round.from_deal(hands, rest, play.leader)
+            else:
+                seat = round_.current_player
+                round_.draw_tile(ALL_TILES[action])
+                play.drawing = False
+                if play.tracker is not None:
+                    play.tracker.record(seat, DRAW)
+        elif round_.outcome is not None:
+            raise IllegalActionError(f"the round is over: action {action} is not legal")
+        else:
+            seat = round_.current_player
+            legal = round_.legal_action_ids()
+            if action not in legal:
+                raise IllegalActionError(
+                    f"action {action} is not legal for player {seat}; the legal actions are {legal}"
+                )
+            if action == DRAW_ID:
+                play.drawing = True
+            else:
+                move = id_to_action(action, not round_.end_values)
+                round_.apply(move)
+                if play.tracker is not None:
+                    play.tracker.record(seat, move)
+        play.samplers = None
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            if self._leader is None:
+        if player == _CHANCE:
+            if self._play.leader is None:
                 return f"leader {action}"
-            return f"{'draw' if self._round is not None else 'deal'} {ALL_TILES[action]}"
+            return f"{'draw' if self._play.round is not None else 'deal'} {ALL_TILES[action]}"
         return action_name(action)
 
     def returns(self) -> list[float]:
-        if self._round is None or self._round.outcome is None:
-            return [0.0] * self._n
-        return list(rewards_for(self._round.outcome, "relative"))
+        round_ = self._play.round
+        if round_ is None or round_.outcome is None:
+            return [0.0] * self._play.players
+        return list(rewards_for(round_.outcome, "relative"))
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
     ) -> DrawDominoesState:
-        """A state ``player_id`` cannot tell from this one, hidden tiles dealt anew."""
-        if self._round is None:
+        """A state ``player_id`` cannot tell from this one, hidden tiles dealt anew.
+
+        The sampler prepared from the seat's view is kept until the next action: ISMCTS
+        resamples the same state once a simulation.
+        """
+        play = self._play
+        round_ = play.round
+        if round_ is None:
             raise ValueError("resampling needs a dealt round")
         rng = random.Random(int(probability_sampler() * 2**53))
-        sampled = sample_from_view(self._round.view(player_id), rng)
-        hands, drawn = _a_deal_behind(sampled, self._size)
+        samplers = play.samplers
+        if samplers is None:
+            samplers = play.samplers = {}
+        sampler = samplers.get(player_id)
+        if sampler is None:
+            sampler = samplers[player_id] = ViewSampler(round_.view(player_id))
         state = DrawDominoesState(self.get_game())
-        state.take_over(sampled, [t for hand in hands for t in hand], drawn, self._drawing)
+        state.take_over(sampler.sample(rng), play.drawing)
         return state
 
-    def take_over(self, round_: Round, dealt: list[Tile], drawn: list[Tile], drawing: bool) -> None:
-        """Continue from ``round_``, as if ``dealt`` had been dealt and ``drawn`` drawn."""
-        self._leader = round_.leader
-        self._dealt = dealt
-        self._drawn = drawn
-        self._round = round_
-        self._drawing = drawing
+    def take_over(self, round_: Round, drawing: bool) -> None:
+        """Continue from ``round_``, dealt already; ``drawing``: a chance draw is next."""
+        self._play = _Play(round_.players, round_.leader, (), round_, drawing)
 
-    @property
-    def is_dealt(self) -> bool:
-        """Whether the chance nodes of the deal are behind us and a round is being played."""
-        return self._round is not None
+    # ----------------------------------------------------------------- text
 
     def describe(self, player: int) -> str:
         """The view of ``player`` as text: own hand, then the public facts and history (R21)."""
@@ -259,21 +386,30 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
         """What only ``player`` knows: its hand (while dealing, the tiles dealt to it so far)."""
         if player < 0:
             raise ValueError(f"no information state for player {player}")
-        if self._round is None:
-            size = self._size
-            mine = self._dealt[player * size : (player + 1) * size]
+        play = self._play
+        if play.round is None:
+            size = play.size
+            mine = play.dealt[player * size : (player + 1) * size]
             return f"p{player} dealing, hand {' '.join(map(str, mine))}"
-        return f"p{player} hand {' '.join(map(str, self.view(player).hand))}"
+        return f"p{player} hand {' '.join(map(str, play.round.hand(player)))}"
 
     def public_text(self) -> str:
         """What every seat knows: the leader, the scores and the history; no hand tile (R21)."""
-        if self._round is None:
-            leader = "not drawn" if self._leader is None else self._leader
-            return f"dealing; leader {leader}; dealt {len(self._dealt)}"
-        round_ = self._round
+        play = self._play
+        round_ = play.round
+        if round_ is None:
+            leader = "not drawn" if play.leader is None else play.leader
+            return f"dealing; leader {leader}; dealt {len(play.dealt)}"
         history = " ".join(f"{seat}:{action}" for seat, action in round_.history)
         return f"leader {round_.leader}; scores {list(round_.scores)}; history {history}" + (
-            "; drawing" if self._drawing else ""
+            "; drawing" if play.drawing else ""
+        )
+
+    def hands_text(self) -> str:
+        """Every hand by seat (hidden information, R21): the all-players observer's part."""
+        hands = self.all_hands()
+        return "hands " + " | ".join(
+            f"p{seat} {' '.join(map(str, hand))}" for seat, hand in enumerate(hands)
         )
 
     def information_state_string(self, player: int | None = None) -> str:
@@ -283,58 +419,36 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
         return self.describe(self.current_player() if player is None else player)
 
     def __str__(self) -> str:
-        if self._round is None:
-            return f"dealing: {' '.join(map(str, self._dealt))}"
-        hands = " | ".join(" ".join(map(str, self._round.hand(p))) for p in range(self._n))
-        return f"hands: {hands}; {self._round!r}" + ("; drawing" if self._drawing else "")
-
-
-def _a_deal_behind(sampled: Round, size: int) -> tuple[list[list[Tile]], list[Tile]]:
-    """A deal and draw order that lead to ``sampled``'s position through its public history.
-
-    Each seat's drawn tiles are taken from its current hand first; if it drew more tiles
-    than it still holds, the ones it placed last were drawn, matched to its earliest draws
-    so that every tile was in hand before it was placed.
-    """
-    history = sampled.history
-    n = sampled.players
-    hands: list[list[Tile]] = []
-    drawn_at: dict[int, Tile] = {}
-    for seat in range(n):
-        slots = [i for i, (s, a) in enumerate(history) if s == seat and isinstance(a, Draw)]
-        placed = [
-            (i, a.tile) for i, (s, a) in enumerate(history) if s == seat and isinstance(a, Place)
-        ]
-        holding = list(sampled.hand(seat))
-        from_hand = holding[: len(slots)]
-        extra = len(slots) - len(from_hand)
-        late = sorted(placed[len(placed) - extra :]) if extra else []
-        chosen = [tile for _, tile in late] + from_hand
-        for slot, tile in zip(slots, chosen):
-            drawn_at[slot] = tile
-        drawn_set = set(chosen)
-        ever = holding + [tile for _, tile in placed]
-        hands.append([t for t in ever if t not in drawn_set])
-        if len(hands[-1]) != size:
-            raise AssertionError("a rebuilt hand has the wrong size")
-    drawn = [drawn_at[i] for i in sorted(drawn_at)]
-    return hands, drawn
+        play = self._play
+        round_ = play.round
+        if round_ is None:
+            return f"dealing: {' '.join(map(str, play.dealt))}"
+        hands = " | ".join(" ".join(map(str, round_.hand(p))) for p in range(play.players))
+        return f"hands: {hands}; {round_!r}" + ("; drawing" if play.drawing else "")
 
 
 class DrawObserver:
-    """OpenSpiel's Python observer: the shared observation vector, and the history for recall.
+    """OpenSpiel's Python observer: the shared observation vector, the history for recall,
+    and for ``private_info=ALL_PLAYERS`` every hand.
 
     ``perfect_recall=True`` (the information state) appends one row per decision so far:
-    the acting seat relative to the viewer (4) and the action id (58), one-hot.
+    the acting seat relative to the viewer (4) and the action id (58), one-hot. The
+    all-players observer puts a ``hands`` piece (4 x 28) after the observation: row ``r``
+    is the hand of the seat ``r`` places clockwise of the viewer, as the observation
+    counts seats; the other observers have no such piece, so their tensors are unchanged.
     """
 
     def __init__(self, game: DrawDominoesGame, iig_obs_type: Any) -> None:
-        self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        private = iig_obs_type.private_info
+        self._everyone = private == pyspiel.PrivateInfoType.ALL_PLAYERS
+        self._private = self._everyone or private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self._public = bool(iig_obs_type.public_info)
         self._recall = bool(iig_obs_type.perfect_recall)
         pieces: list[tuple[str, int, tuple[int, ...]]] = [
             ("observation", OBSERVATION_SIZE, (OBSERVATION_SIZE,))
         ]
+        if self._everyone:
+            pieces.append(("hands", MAX_SEATS * len(ALL_TILES), (MAX_SEATS, len(ALL_TILES))))
         if self._recall:
             rows = max_player_actions(game.players)
             pieces.append(
@@ -349,22 +463,35 @@ class DrawObserver:
 
     def set_from(self, state: DrawDominoesState, player: int) -> None:
         self.tensor.fill(0)
+        if self._everyone:
+            rows = self.dict["hands"]
+            hands = state.all_hands()
+            for seat, hand in enumerate(hands):
+                rows[(seat - player) % len(hands), [t.index for t in hand]] = 1
         if not state.is_dealt:
             return
-        view = state.view(player)
-        vector = observation(view)
+        vector = self.dict["observation"]
+        vector[:] = np.frombuffer(state.encoded_observation(player), dtype=np.float32)
         if not self._private:
-            vector[: len(ALL_TILES)] = 0  # the hand is the only private part
+            vector[:_HAND_SIZE] = 0  # the hand is the only private part
         if not self._public:
-            vector[len(ALL_TILES) :] = 0
-        self.dict["observation"][:] = vector
+            vector[_HAND_SIZE:] = 0
         if self._recall and self._public:
-            rows = self.dict["history"]
-            for row, (seat, action) in enumerate(view.history):
-                rows[row, (seat - player) % view.players] = 1
-                rows[row, MAX_SEATS + action_id(action)] = 1
+            history = state.round.history
+            if history:
+                n = state.round.players
+                rows = self.dict["history"]
+                at = np.arange(len(history))
+                rows[at, [(seat - player) % n for seat, _ in history]] = 1
+                rows[at, [MAX_SEATS + action.id for _, action in history]] = 1
 
     def string_from(self, state: DrawDominoesState, player: int) -> str:
+        if self._everyone:
+            if player < 0:
+                raise ValueError(f"no observation for player {player}")
+            if not self._public:
+                return state.hands_text()
+            return f"{state.hands_text()}; {state.public_text()}"
         if not self._private:
             if player < 0:
                 raise ValueError(f"no observation for player {player}")
