@@ -125,6 +125,68 @@ def openspiel_steps(players: int, seconds: float) -> tuple[int, float]:
     return steps, time.process_time() - start
 
 
+def _clone_rounds(players: int) -> list:
+    """Positions to clone: 50 seeded rounds played a seeded random number of steps."""
+    from draw_dominoes import Round
+
+    rng = random.Random(1)
+    rounds = []
+    for seed in range(50):
+        game = Round.new(players, seed=seed)
+        for _ in range(rng.randrange(40)):
+            legal = game.legal_actions()
+            if not legal:
+                break
+            game.apply(rng.choice(legal))
+        rounds.append(game)
+    return rounds
+
+
+def engine_clones(players: int, seconds: float) -> tuple[int, float]:
+    """``Round.clone`` calls on the positions of ``_clone_rounds``."""
+    rounds = _clone_rounds(players)
+    clones = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for game in rounds:
+            for _ in range(20):
+                game.clone()
+        clones += 20 * len(rounds)
+    return clones, time.process_time() - start
+
+
+def openspiel_clones(players: int, seconds: float) -> tuple[int, float]:
+    """``state.clone()`` calls on OpenSpiel states at the positions of ``_clone_rounds``
+    (the same deals, reached through the chance nodes, then the same actions)."""
+    import pyspiel
+
+    import draw_dominoes.envs.openspiel  # noqa: F401  (registers the game)
+    from draw_dominoes.envs import action_id
+
+    game = pyspiel.load_game("python_draw_dominoes", {"players": players})
+    states = []
+    for played in _clone_rounds(players):
+        state = game.new_initial_state()
+        hands, boneyard = played.deal
+        state.apply_action(played.leader)
+        for tile in (t for hand in hands for t in hand):
+            state.apply_action(tile.index)
+        stock = iter(boneyard)
+        for _, action in played.history:
+            state.apply_action(action_id(action))
+            if state.is_chance_node():
+                state.apply_action(next(stock).index)
+        states.append(state)
+    clones = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for state in states:
+            for _ in range(20):
+                state.clone()
+        clones += 20 * len(states)
+    return clones, time.process_time() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
@@ -158,6 +220,15 @@ def main() -> None:
             f"{name:40s} {steps / elapsed:>10,.0f} env steps/s, {empty} all-zero masks handed out"
         )
     print(f"native vector env / SyncVectorEnv: {native / sync:.1f}x")
+    for n in (2, 4):
+        engine_count, engine_time = engine_clones(n, seconds)
+        openspiel_count, openspiel_time = openspiel_clones(n, seconds)
+        engine_rate = engine_count / engine_time
+        openspiel_rate = openspiel_count / openspiel_time
+        print(
+            f"clones/s, {n} players: engine Round.clone {engine_rate:,.0f}, "
+            f"OpenSpiel state.clone {openspiel_rate:,.0f} ({openspiel_rate / engine_rate:.1%})"
+        )
 
 
 if __name__ == "__main__":
