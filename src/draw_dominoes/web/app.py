@@ -100,6 +100,8 @@ class Settings:
     bot_workers: int | None = None
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own that may open WebSockets and post (``https://host``)."""
+    analysis_iterations: int | None = None
+    """Iterations of each hint's and reviewed decision's analysis (``None``: its default)."""
     allow_seeds: bool = False
     debug: bool = False
     """Serve ``/docs`` and ``/openapi.json``."""
@@ -268,11 +270,13 @@ def create_app(db_path: str | Path, settings: Settings | None = None, **changes:
         round_pause=options.round_pause,
         away_seconds=options.away_seconds,
         host_grace=options.host_grace,
+        analysis_iterations=options.analysis_iterations,
     )
     counts = Counts()
     creations = AddressBuckets(options.create_rate / 60, options.create_burst)
     misses = AddressBuckets(1.0, options.lookup_misses)
     messages = AddressBuckets(options.address_rate, 2 * options.address_rate)
+    reviewing = AddressBuckets(options.create_rate / 60, options.create_burst)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -281,6 +285,7 @@ def create_app(db_path: str | Path, settings: Settings | None = None, **changes:
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
+        await hub.reviews.close()
         await scheduler.close()
         store.close()
 
@@ -386,6 +391,8 @@ def create_app(db_path: str | Path, settings: Settings | None = None, **changes:
             "bot_queue": scheduler.queue_length,
             "actions": hub.actions,
             "bot_decisions": scheduler.decisions,
+            "analyses": scheduler.analyses,
+            "reviews": len(hub.reviews.jobs),
         }
 
     metrics = Metrics(live_figures, counts)
@@ -400,7 +407,13 @@ def create_app(db_path: str | Path, settings: Settings | None = None, **changes:
     def messages_of(lang: str) -> JSONResponse:
         if lang not in LANGUAGES:
             return JSONResponse({"error": "bad_lang", "message": lang}, status_code=404)
-        return JSONResponse({**catalogue(lang, "web"), **present.level_messages(lang)})
+        return JSONResponse(
+            {
+                **catalogue(lang, "web"),
+                **present.level_messages(lang),
+                **present.review_messages(lang),
+            }
+        )
 
     @app.get("/api/bots")
     def offered_bots() -> dict[str, list[str]]:
@@ -453,6 +466,7 @@ def create_app(db_path: str | Path, settings: Settings | None = None, **changes:
             data.get("seed"),
             address,
             data.get("public", False),
+            data.get("hints", False),
         )
         if start:
             await hub.start(table, table.host)
@@ -505,6 +519,27 @@ def create_app(db_path: str | Path, settings: Settings | None = None, **changes:
                 "Content-Disposition": f'attachment; filename="draw-{table_id}-{number + 1}.json"'
             },
         )
+
+    @app.post("/api/tables/{table_id}/matches/{number}/review")
+    async def start_review(table_id: str, number: int, request: Request) -> Response:
+        """Start the review of a finished match (once: it is stored), answered like GET."""
+        await body_of(request)
+        address = client_address(request)
+        find(table_id, address)
+        lang = request_lang(request)
+        status = hub.review_status(table_id, number, lang)
+        if status["status"] in ("none", "failed"):
+            if not reviewing.allow(address):
+                raise UserError("rate_limited")
+            hub.start_review(table_id, number)
+            status = hub.review_status(table_id, number, lang)
+        return JSONResponse(status, status_code=202 if status["status"] == "running" else 200)
+
+    @app.get("/api/tables/{table_id}/matches/{number}/review")
+    async def review_of(table_id: str, number: int, request: Request) -> Response:
+        """A finished match's review: how far it is while it runs, then the review."""
+        find(table_id, client_address(request))
+        return JSONResponse(hub.review_status(table_id, number, request_lang(request)))
 
     @app.get("/api/tables/{table_id}/matches/{number}/replay/{step}")
     async def replay(

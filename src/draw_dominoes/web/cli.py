@@ -82,6 +82,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="a reverse proxy's address: its X-Forwarded-For names the client; may be repeated",
     )
+    parser.add_argument(
+        "--analysis-iterations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="iterations of each hint's and reviewed decision's analysis"
+        " (default: the analysis's own, four times a search bot's move)",
+    )
     parser.add_argument("--debug", action="store_true", help="serve the API documentation at /docs")
     parser.add_argument(
         "--allow-seeds",
@@ -131,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
                 stall_timeout=args.stall_timeout,
                 bot_workers=args.bot_workers,
                 allowed_origins=tuple(args.allowed_origin),
+                analysis_iterations=args.analysis_iterations,
                 allow_seeds=args.allow_seeds,
                 debug=args.debug,
             ),

@@ -16,7 +16,8 @@ from ..actions import Action, IllegalActionError, parse_action
 from ..i18n import LANGUAGES
 from ..match import Match
 from ..rules import RULES
-from . import present
+from ..view import PlayerView
+from . import advice, present
 from .names import BadName, check_name
 from .scheduler import BotScheduler
 from .store import Store, TableRow, hash_token
@@ -77,6 +78,7 @@ class Hub:
         round_pause: float = 30.0,
         away_seconds: float = 60.0,
         host_grace: float = 10.0,
+        analysis_iterations: int | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
@@ -96,6 +98,9 @@ class Hub:
         """How long a person may be away on their turn before the medium bot plays for them."""
         self.host_grace = host_grace
         """How long a host may be gone from the lobby before the next person hosts."""
+        self.analysis_iterations = analysis_iterations
+        """Iterations of a hint's or a reviewed decision's analysis (``None``: its default)."""
+        self.reviews = advice.Reviews(store, self.scheduler, analysis_iterations)
         self.clock = clock
         self.tables: dict[str, Table] = {}
         self.unavailable: dict[str, str] = {}
@@ -155,6 +160,7 @@ class Hub:
             created=row.created,
             seats=[Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
             public=bool(row.public),
+            hints=bool(row.hints),
         )
         host = row.host
         if type(host) is int and 0 <= host < row.players and table.seats[host].kind == "human":
@@ -218,15 +224,21 @@ class Hub:
         seed: object = None,
         owner: str | None = None,
         public: object = False,
+        hints: object = False,
     ) -> tuple[Table, str]:
         """A new table; the creator holds seat 0. ``bot_levels`` maps seats to bot levels;
-        a ``public`` table is listed on the start page while it waits for players."""
+        a ``public`` table is listed on the start page while it waits for players, and
+        at a table with ``hints`` the seat to move may ask for one."""
         if not RULES.allows(players):
             raise UserError("bad_players")
         if public is None:
             public = False
         if not isinstance(public, bool):
             raise UserError("bad_visibility")
+        if hints is None:
+            hints = False
+        if not isinstance(hints, bool):
+            raise UserError("bad_hints")
         name = display_name(host_name)
         if bot_levels is None:
             bot_levels = {}
@@ -251,9 +263,9 @@ class Hub:
         while table_id in self.tables or self.store.has_table(table_id):
             table_id = secrets.token_urlsafe(6)
         table = Table(table_id, players, first_seed, time.time(), seats, owner=owner)
-        table.public = public
+        table.public, table.hints = public, hints
         self.store.create_table(
-            table.id, players, first_seed, table.created, [s.row() for s in seats], public
+            table.id, players, first_seed, table.created, [s.row() for s in seats], public, hints
         )
         self._adopt(table)
         return table, token
@@ -420,6 +432,10 @@ class Hub:
             await self.rematch(table, conn.seat, message.get("seed"))
         elif kind == "visibility":
             await self.set_visibility(table, conn.seat, message.get("public"))
+        elif kind == "hints":
+            await self.set_hints(table, conn.seat, message.get("allowed"))
+        elif kind == "hint":
+            self.hint(table, conn, conn.seat)
         elif kind == "seat":
             await self.configure_seat(table, conn.seat, message)
         elif kind == "rename":
@@ -536,6 +552,69 @@ class Hub:
             table.public = public
             table.changed()
         self.publish(table)
+
+    async def set_hints(self, table: Table, seat: int, allowed: object) -> None:
+        """The host allows hints at the table, or not; everyone sees which."""
+        if not isinstance(allowed, bool):
+            raise UserError("bad_hints")
+        async with table.lock:
+            if seat != table.host:
+                raise UserError("host_only")
+            if table.status != "lobby":
+                raise UserError("already_started")
+            self.store.save_hints(table.id, allowed)
+            table.hints = allowed
+            table.changed()
+        self.publish(table)
+
+    # ------------------------------------------------------------ hints
+
+    def hint(self, table: Table, conn: Connection, seat: int) -> None:
+        """The seat to move asks what the analysis would play. The answer, worked out in
+        the bot pool from this seat's own view (R21), goes to this connection alone."""
+        if not table.hints:
+            raise UserError("hints_off")
+        match = table.match
+        if match is None or match.is_over:
+            raise UserError("not_playing")
+        if match.current_player != seat or table.plays_itself(seat):
+            raise UserError("not_your_turn")
+        if table.pause_until is not None:
+            raise UserError("round_end", seconds=round(table.pause_seconds))
+        number, seq = len(table.matches) - 1, table.seq
+        view = match.view(seat)
+        known = table.hinted.get(seat)
+        if known is not None and known[:2] == (number, seq):  # asked again: the same answer
+            text = present.encode(advice.hint_message(known[2], view.line, conn.lang, seq))
+            asyncio.get_running_loop().call_soon(conn.deliver, text)  # after the "ok"
+            return
+        if seat in table.hinting:
+            raise UserError("hint_busy")
+        table.hinting.add(seat)
+        self._spawn(self._work_out_hint(table, conn, seat, number, seq, view))
+
+    async def _work_out_hint(
+        self, table: Table, conn: Connection, seat: int, number: int, seq: int, view: PlayerView
+    ) -> None:
+        try:
+            seed = bots.decision_seed(table.seed_of(number), seq, seat)
+            entries = await self.scheduler.run(
+                table.id, advice.hint_entries, view, self.analysis_iterations, seed
+            )
+        except Exception:  # the analysis failed: say so to the one who asked
+            log.exception("table %s: a hint could not be worked out", table.id)
+            error = UserError("hint_failed")
+            conn.deliver(
+                present.encode(
+                    {"type": "error", "code": error.code, "message": error.message(conn.lang)}
+                )
+            )
+            return
+        finally:
+            table.hinting.discard(seat)
+        table.hinted[seat] = (number, seq, entries)
+        if len(table.matches) - 1 == number and table.seq == seq and conn in table.connections:
+            conn.deliver(present.encode(advice.hint_message(entries, view.line, conn.lang, seq)))
 
     # ------------------------------------------------------------ people who are gone
 
@@ -781,6 +860,29 @@ class Hub:
         if not match.is_over:
             raise UserError("match_running")
         return table, match
+
+    def start_review(self, table_id: str, number: int) -> bool:
+        """Start reviewing a finished match (every seat) unless it is stored or under way;
+        True if this call started it."""
+        table, match = self.finished_match(table_id, number)
+        return self.reviews.start(table.id, number, match)
+
+    def review_status(self, table_id: str, number: int, lang: str) -> dict[str, Any]:
+        """A finished match's review: ``none`` (not asked for), ``running`` with how many
+        decisions are done, ``failed``, or ``done`` with the review in ``lang``."""
+        table, match = self.finished_match(table_id, number)
+        stored = self.reviews.stored(table.id, number)
+        if stored is not None:
+            names = list(present.seat_names(table, lang))
+            kinds = [s.kind for s in table.seats]
+            answer = advice.review_answer(match, stored, names, kinds, lang)
+            return {"status": "done", "review": answer}
+        progress = self.reviews.progress(table.id, number)
+        if progress is not None:
+            return {"status": "running", "done": progress[0], "total": progress[1]}
+        if (table.id, number) in self.reviews.failed:
+            return {"status": "failed"}
+        return {"status": "none"}
 
     def replay_step(
         self,

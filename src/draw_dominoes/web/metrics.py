@@ -39,12 +39,14 @@ class Metrics(Collector):
             "draw_websockets_open": ("open WebSockets", self.counts.websockets),
             "draw_tables_in_memory": ("tables held in memory", live["tables"]),
             "draw_bot_queue_length": ("bot decisions waiting for a worker", live["bot_queue"]),
+            "draw_reviews_running": ("reviews of finished matches under way", live["reviews"]),
         }
         for name, (text, value) in gauges.items():
             yield GaugeMetricFamily(name, text, value=value)
         counters = {
             "draw_actions": ("actions accepted", live["actions"]),
             "draw_bot_decisions": ("bot decisions made", live["bot_decisions"]),
+            "draw_analyses": ("hints and reviewed decisions worked out", live["analyses"]),
             "draw_send_queue_drops": (
                 "connections cut off for not reading",
                 self.counts.send_queue_drops,

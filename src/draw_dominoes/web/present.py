@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import bots
 from ..actions import Action, Draw, Pass, Place
+from ..analysis import KINDS
 from ..i18n import explain_outcome, translate
 from ..line import Line
 from ..match import Match
@@ -107,6 +108,13 @@ def level_messages(lang: str) -> dict[str, str]:
         out[f"web.level_{bot}"] = name if name == level_name else f"{name} ({level_name})"
         out[f"web.level_about_{bot}"] = translate(f"common.level_{level}_about", lang)
     return out
+
+
+@functools.cache
+def review_messages(lang: str) -> dict[str, str]:
+    """The client's names of the review's classes (``best``, ``mistake``...), the same
+    words the terminal's review uses."""
+    return {f"web.kind_{kind}": translate(f"common.kind_{kind}", lang) for kind in KINDS}
 
 
 def seat_name(seat: Seat, lang: str) -> str:
@@ -266,6 +274,7 @@ def state_message(
             "status": table.status,
             "host_seat": table.host,
             "public": table.public,
+            "hints": table.hints,
             "match_number": len(table.matches),
             "seats": [
                 {

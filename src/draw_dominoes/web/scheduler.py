@@ -6,8 +6,10 @@ import asyncio
 import collections
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import bots
 from ..actions import Action, parse_action
@@ -25,13 +27,15 @@ def decide(level: str, seed: int, view: PlayerView) -> str:
     return str(bots.create_for_play(level, seed=seed).choose(view))
 
 
-@dataclass
+@dataclass(eq=False)
 class _Request:
+    """One piece of work for a worker: a bot's decision or an analysis."""
+
     table_id: str
-    level: str
-    seed: int
-    view: PlayerView
-    answer: asyncio.Future[Action] = field(repr=False)
+    work: Callable[..., Any]
+    args: tuple[Any, ...]
+    answer: asyncio.Future[Any] = field(repr=False)
+    decision: bool = True
 
 
 class BotScheduler:
@@ -51,6 +55,9 @@ class BotScheduler:
         self.served: collections.deque[str] = collections.deque(maxlen=1000)
         """The tables of the latest decisions, in order (for the metrics and the tests)."""
         self.decisions = 0
+        self.analyses = 0
+        """Hints and reviewed decisions worked out in the pool (for the metrics)."""
+        self._serving: set[_Request] = set()
 
     @property
     def queue_length(self) -> int:
@@ -69,11 +76,23 @@ class BotScheduler:
             self.decisions += 1
             self.served.append(table_id)
             return parse_action(decide(level, seed, view))
+        text = await self._queued(table_id, decide, (level, seed, view), decision=True)
+        return parse_action(text)
+
+    async def run(self, table_id: str, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a worker process, queued like a bot's decision: an analysis
+        for ``table_id`` waits its turn and delays no other table more than one move
+        would. ``work`` is a module-level function; its arguments and result pickle."""
+        return await self._queued(table_id, work, args, decision=False)
+
+    async def _queued(
+        self, table_id: str, work: Callable[..., Any], args: tuple[Any, ...], *, decision: bool
+    ) -> Any:
         loop = asyncio.get_running_loop()
         if self._wakeup is None:
             self._wakeup = asyncio.Event()
             self._runners = [loop.create_task(self._serve()) for _ in range(self.workers)]
-        request = _Request(table_id, level, seed, view, loop.create_future())
+        request = _Request(table_id, work, args, loop.create_future(), decision)
         self._queue.append(request)
         self._wakeup.set()
         return await request.answer
@@ -90,20 +109,28 @@ class BotScheduler:
             if request.answer.done():  # the table gave up waiting
                 continue
             self.served.append(request.table_id)
-            self.decisions += 1
+            if request.decision:
+                self.decisions += 1
+            else:
+                self.analyses += 1
+            self._serving.add(request)
             try:
-                text = await loop.run_in_executor(
-                    self._pool(), decide, request.level, request.seed, request.view
-                )
+                result = await loop.run_in_executor(self._pool(), request.work, *request.args)
                 if not request.answer.done():
-                    request.answer.set_result(parse_action(text))
+                    request.answer.set_result(result)
             except Exception as exc:  # a bot's error goes back to the table that asked
                 if not request.answer.done():
                     request.answer.set_exception(exc)
+            finally:
+                self._serving.discard(request)
 
     async def close(self) -> None:
+        """Stop serving; whoever still waits for an answer gets a cancellation."""
         for runner in self._runners:
             runner.cancel()
         await asyncio.gather(*self._runners, return_exceptions=True)
+        for request in [*self._queue, *self._serving]:
+            request.answer.cancel()
+        self._queue.clear()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)

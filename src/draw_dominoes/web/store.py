@@ -1,4 +1,4 @@
-"""SQLite storage for tables, seats and match records: every accepted action is written first."""
+"""SQLite storage for tables, seats, match records and reviews; every action is written first."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS tables (
     base_seed INTEGER NOT NULL,
     created REAL NOT NULL,
     public INTEGER NOT NULL DEFAULT 0,
-    host INTEGER NOT NULL DEFAULT 0
+    host INTEGER NOT NULL DEFAULT 0,
+    hints INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -59,6 +60,14 @@ CREATE TABLE IF NOT EXISTS actions (
     seq INTEGER NOT NULL,
     action TEXT NOT NULL,
     PRIMARY KEY (table_id, number, seq),
+    FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
+);
+CREATE TABLE IF NOT EXISTS reviews (
+    table_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    review TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (table_id, number),
     FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
 );
 """
@@ -99,6 +108,7 @@ class TableRow:
     matches: tuple[MatchRow, ...]
     public: bool = False
     host: int = 0
+    hints: bool = False
 
 
 class Store:
@@ -122,9 +132,10 @@ class Store:
             raise StoreError.unusable(path, error) from error
 
     def _add_missing_columns(self) -> None:
-        """A file written before tables could be public or change host gets the columns."""
+        """A file written before tables could be public, change host or allow hints gets
+        the columns (the reviews table is simply created)."""
         have = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
-        for column in ("public", "host"):
+        for column in ("public", "host", "hints"):
             if column not in have:
                 self._db.execute(
                     f"ALTER TABLE tables ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0"
@@ -147,13 +158,14 @@ class Store:
         created: float,
         seats: list[SeatRow],
         public: bool = False,
+        hints: bool = False,
     ) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT INTO tables (id, players, base_seed, created, public)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table_id, players, base_seed, created, int(public)),
+                "INSERT INTO tables (id, players, base_seed, created, public, hints)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, players, base_seed, created, int(public), int(hints)),
             )
             self._db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
@@ -176,6 +188,29 @@ class Store:
                 "UPDATE tables SET public = ?, host = ? WHERE id = ?",
                 (int(public), host, table_id),
             )
+
+    def save_hints(self, table_id: str, hints: bool) -> None:
+        """Whether the table's players may ask for hints."""
+        with self._lock:
+            self._db.execute("UPDATE tables SET hints = ? WHERE id = ?", (int(hints), table_id))
+
+    def save_review(self, table_id: str, number: int, review: str, created: float) -> None:
+        """The finished review of match ``number`` (JSON text); written once."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO reviews (table_id, number, review, created) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id, number) DO NOTHING",
+                (table_id, number, review, created),
+            )
+
+    def load_review(self, table_id: str, number: int) -> str | None:
+        """The stored review of match ``number``, or ``None`` if there is none yet."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT review FROM reviews WHERE table_id = ? AND number = ?",
+                (table_id, number),
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     def save_match(self, table_id: str, number: int, seed: int, record: str) -> None:
         """Insert or replace the record of match ``number`` (written when a match is dealt)."""
@@ -212,7 +247,8 @@ class Store:
         """One table with its seats, matches and actions; ``None`` if there is none."""
         with self._lock:
             found = self._db.execute(
-                "SELECT id, players, base_seed, created, public, host FROM tables WHERE id = ?",
+                "SELECT id, players, base_seed, created, public, host, hints FROM tables"
+                " WHERE id = ?",
                 (table_id,),
             ).fetchone()
             if found is None:
@@ -233,7 +269,7 @@ class Store:
         played: dict[int, list[tuple[int, str]]] = {}
         for number, seq, action in actions:
             played.setdefault(number, []).append((seq, action))
-        _, players, base_seed, created, public, host = found
+        _, players, base_seed, created, public, host, hints = found
         return TableRow(
             table_id,
             players,
@@ -246,4 +282,5 @@ class Store:
             ),
             bool(public),
             host,
+            bool(hints),
         )

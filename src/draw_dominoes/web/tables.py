@@ -120,6 +120,13 @@ class Table:
     """Who may start the match and set the seats; passes on if the host leaves the lobby."""
     public: bool = False
     """Listed on the start page while it waits for players."""
+    hints: bool = False
+    """The host allows hints: the seat to move may ask what the analysis would play."""
+    hinting: set[int] = field(default_factory=set)
+    """Seats whose hint is being worked out (one at a time per seat)."""
+    hinted: dict[int, tuple[int, int, list[dict[str, Any]]]] = field(default_factory=dict)
+    """Per seat, the last hint's analysis and where it was asked (match number and
+    action count): asking again at the same position costs nothing."""
     seen: list[int] = field(default_factory=list)
     """Per seat: the finished rounds of this match it has continued past."""
     pause_until: float | None = None

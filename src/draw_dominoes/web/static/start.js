@@ -46,6 +46,7 @@ function createFromForm(event) {
   }
   const request = { players, name: nameInput(), bots };
   if (document.getElementById("public").checked) request.public = true;
+  if (document.getElementById("hints").checked) request.hints = true;
   create(request);
 }
 
@@ -159,6 +160,9 @@ export function renderStart() {
         el("p", { class: "check" },
           el("input", { type: "checkbox", id: "public", name: "public" }),
           el("label", { for: "public" }, t("public_checkbox"))),
+        el("p", { class: "check" },
+          el("input", { type: "checkbox", id: "hints", name: "hints" }),
+          el("label", { for: "hints" }, t("hints_checkbox"))),
         el("p", {}, el("button", { type: "submit", id: "create-button", class: "button primary" }, t("create_button")))),
       el("section", { class: "card", "aria-labelledby": "public-heading", id: "public-tables" },
         el("h2", { id: "public-heading" }, t("public_heading")),

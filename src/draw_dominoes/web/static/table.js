@@ -30,6 +30,7 @@ const table = {
   drag: null,
   suppressClick: false,
   afterMove: false,
+  hint: null,
 };
 
 // ------------------------------------------------------------ the connection
@@ -107,7 +108,11 @@ function receive(message) {
     });
     table.state.table.spectators = message.spectators;
     refreshPresence();
+  } else if (message.type === "hint") {
+    receiveHint(message);
   } else if (message.type === "error") {
+    if (table.hint && table.hint.pending && message.id === table.hint.id) table.hint = null;
+    if (message.code && message.code.startsWith("hint")) updateHintButton();
     table.lastError = message;
     if (message.code === "unknown_table") return;
     showError(message.message);
@@ -133,8 +138,66 @@ function moveAnnouncement(before, message) {
 function send(message) {
   if (!table.socket || table.socket.readyState !== WebSocket.OPEN) return false;
   showError("");
-  table.socket.send(JSON.stringify({ ...message, id: table.nextId++ }));
+  const id = table.nextId++;
+  table.socket.send(JSON.stringify({ ...message, id }));
+  return id;
+}
+
+// ------------------------------------------------------------ hints
+
+function hintsAllowed() {
+  return Boolean(table.state && table.state.table.hints && table.state.you !== null);
+}
+
+function canAskHint() {
+  return hintsAllowed() && isMyTurn() && !(table.hint && table.hint.pending);
+}
+
+/** Ask the server what the analysis would play here; only this connection hears it. */
+function askHint() {
+  if (!canAskHint()) return false;
+  const shown = table.hint && table.hint.seq === table.state.seq && !table.hint.pending;
+  if (shown) { showHint(); return true; }
+  const id = send({ type: "hint" });
+  if (!id) return false;
+  table.hint = { pending: true, id, seq: table.state.seq };
+  updateHintButton();
   return true;
+}
+
+function receiveHint(message) {
+  if (!table.state || message.seq !== table.state.seq) return;  // the game moved on
+  table.hint = { ...message, pending: false };
+  showHint();
+}
+
+/** The hint on the table: its tile chosen (so its ends light up), the tile and end marked
+ * with an outline and a label, and the sentence on screen and read out. */
+function showHint() {
+  const hint = table.hint;
+  if (!hint || hint.pending) return;
+  if (hint.tile && table.state.view && table.state.view.hand.includes(hint.tile)) table.selected = hint.tile;
+  renderTable();
+  announce(t("hint_text", { text: hint.text }));
+}
+
+function currentHint() {
+  const hint = table.hint;
+  if (!hint || hint.pending || !table.state || hint.seq !== table.state.seq) return null;
+  return hint;
+}
+
+function updateHintButton() {
+  const button = document.getElementById("hint-button");
+  if (!button) return;
+  const pending = Boolean(table.hint && table.hint.pending);
+  button.disabled = !canAskHint();
+  button.setAttribute("aria-busy", String(pending));
+  button.firstChild.textContent = pending ? t("hint_working") : t("hint_button");
+}
+
+function hintTag() {
+  return el("span", { class: "hint-tag" }, t("hint_label"));
 }
 
 export function helloAgain() {
@@ -250,6 +313,7 @@ export function renderTable() {
   }
   table.prevRounds = message.rounds.length;
   if (view && table.selected && !view.hand.includes(table.selected)) table.selected = null;
+  if (table.hint && (table.hint.seq !== message.seq || !message.table.hints)) table.hint = null;
 
   const roundOver = roundEndShown();
   const myTurn = isMyTurn();
@@ -474,6 +538,20 @@ function renderLobby(message) {
       }),
       el("label", { for: "visibility" }, t("public_checkbox"))));
   }
+  if (isHost && "hints" in info) {
+    card.append(el("p", { class: "check" },
+      el("input", {
+        type: "checkbox", id: "hints-toggle", "data-focus": "hints-toggle", checked: Boolean(info.hints),
+        "aria-describedby": "hints-status",
+        onchange: (event) => send({ type: "hints", allowed: event.target.checked }),
+      }),
+      el("label", { for: "hints-toggle" }, t("hints_checkbox"))));
+  }
+  if ("hints" in info) {
+    card.append(el("p", { id: "hints-status", class: `hints-status${info.hints ? " on" : ""}`, "data-hints": String(Boolean(info.hints)) },
+      el("span", { class: "hints-mark", "aria-hidden": "true" }, info.hints ? "\u2713" : "\u2013"), " ",
+      t(info.hints ? "hints_allowed" : "hints_not_allowed")));
+  }
   if (you === null && open.length) {
     card.append(el("form", { id: "join-form", class: "join", onsubmit: join },
       el("h2", {}, t("join_heading")),
@@ -605,6 +683,7 @@ function renderRack(message, myTurn) {
   const info = message.table.seats[message.you];
   const turnText = myTurn ? t("your_turn") : t("turn_of", { name: names()[view.current_player] });
   const fresh = new Set(view.hand.filter((tile) => table.prevHand.length && !table.prevHand.includes(tile)));
+  const hint = currentHint();
   const rack = el("section", { id: "rack", class: `rack${myTurn ? " my-turn" : ""}`, "aria-labelledby": "hand-heading" },
     el("div", { class: "rack-head", id: `seat-${message.you}-info` },
       el("h2", { id: "hand-heading" }, t("hand_label")),
@@ -616,17 +695,20 @@ function renderRack(message, myTurn) {
     const ends = fitsOf(tile);
     const playable = ends.length > 0;
     const selected = table.selected === tile;
+    const hinted = Boolean(hint && hint.tile === tile);
+    const label = playable ? t("tile_playable", { tile }) : tile;
     const button = el("button", {
       type: "button",
-      class: `rack-tile${playable ? " playable" : ""}${selected ? " selected" : ""}${fresh.has(tile) && !reducedMotion() ? " arrive" : ""}`,
+      class: `rack-tile${playable ? " playable" : ""}${selected ? " selected" : ""}${hinted ? " hinted" : ""}${fresh.has(tile) && !reducedMotion() ? " arrive" : ""}`,
       "data-hand-tile": tile,
       "data-playable": String(playable),
+      "data-hint": hinted ? "true" : null,
       "aria-pressed": String(selected),
-      "aria-label": playable ? t("tile_playable", { tile }) : tile,
+      "aria-label": hinted ? t("hint_tile_label", { tile: label }) : label,
       onclick: () => { if (!table.suppressClick) choose(tile); },
       onkeydown: (event) => rackKeys(event, tile),
       onpointerdown: (event) => dragStart(event, tile),
-    }, tileImage(tile));
+    }, tileImage(tile), hinted ? hintTag() : null);
     hand.append(button);
   }
   if (!view.hand.length) hand.append(el("p", { class: "muted" }, t("hand_empty")));
@@ -637,24 +719,35 @@ function renderRack(message, myTurn) {
 function renderActions(message, myTurn) {
   const { view } = message;
   const actions = legal();
+  const hint = currentHint();
   const bar = el("div", { id: "actions", class: "actions" });
   if (table.selected && view.hand.includes(table.selected)) {
     for (const end of fitsOf(table.selected)) {
       const label = end === "open" ? t("place_open", { tile: table.selected })
         : t("place_on", { end: endName(view.line.ends, end) });
+      const hinted = Boolean(hint && hint.tile === table.selected && hint.end === end);
       bar.append(el("button", {
-        type: "button", class: "button place", id: `place-${end}`, "data-focus": `place-${end}`,
+        type: "button", class: `button place${hinted ? " hinted" : ""}`, id: `place-${end}`, "data-focus": `place-${end}`,
+        "data-hint": hinted ? "true" : null,
         onclick: () => act(actionFor(table.selected, end)),
-      }, label));
+      }, label, hinted ? hintTag() : null));
     }
   }
-  if (actions.includes("draw")) {
-    bar.append(el("button", { type: "button", class: "button primary", id: "draw-button", "data-action": "draw", onclick: () => act("draw") },
-      t("draw_button"), el("kbd", { "aria-hidden": "true" }, "D")));
+  for (const [action, id, key] of [["draw", "draw-button", "D"], ["pass", "pass-button", "P"]]) {
+    if (!actions.includes(action)) continue;
+    const hinted = Boolean(hint && hint.action === action);
+    bar.append(el("button", {
+      type: "button", class: `button primary${hinted ? " hinted" : ""}`, id, "data-action": action,
+      "data-hint": hinted ? "true" : null, onclick: () => act(action),
+    }, t(`${action}_button`), hinted ? hintTag() : null, el("kbd", { "aria-hidden": "true" }, key)));
   }
-  if (actions.includes("pass")) {
-    bar.append(el("button", { type: "button", class: "button primary", id: "pass-button", "data-action": "pass", onclick: () => act("pass") },
-      t("pass_button"), el("kbd", { "aria-hidden": "true" }, "P")));
+  if (hintsAllowed()) {
+    const pending = Boolean(table.hint && table.hint.pending);
+    bar.append(el("button", {
+      type: "button", class: "button hint-button", id: "hint-button", "data-action": "hint",
+      disabled: !canAskHint(), "aria-busy": String(pending), onclick: askHint,
+    }, pending ? t("hint_working") : t("hint_button"), el("kbd", { "aria-hidden": "true" }, "H")));
+    if (hint) bar.append(el("p", { id: "hint-text", class: "hint-text" }, hint.text));
   }
   if (myTurn && !actions.includes("draw") && !actions.includes("pass")) {
     bar.append(el("p", { class: "hint" }, table.selected ? t("hint_selected") : t("select_hint")));
@@ -663,14 +756,15 @@ function renderActions(message, myTurn) {
 }
 
 function renderBelow(message) {
-  return el("div", { class: "below" }, renderLog(message), message.rounds.length ? renderSheet(message) : null, keysHelp());
+  return el("div", { class: "below" }, renderLog(message), message.rounds.length ? renderSheet(message) : null, keysHelp(message));
 }
 
-function keysHelp() {
+function keysHelp(message) {
+  const keys = ["keys_choose", "keys_arrows", "keys_draw", "keys_pass", "keys_escape"];
+  if (message.table.hints) keys.push("keys_hint");
   return el("details", { class: "card keys" },
     el("summary", {}, t("keys_heading")),
-    el("ul", {},
-      ["keys_choose", "keys_arrows", "keys_draw", "keys_pass", "keys_escape"].map((key) => el("li", {}, t(key)))));
+    el("ul", {}, keys.map((key) => el("li", {}, t(key)))));
 }
 
 // ------------------------------------------------------------ choosing and placing
@@ -704,6 +798,8 @@ function placeAt(end) {
 function decorateMarkers() {
   const view = table.state && table.state.view;
   const lit = table.selected ? fitsOf(table.selected) : [];
+  const hint = currentHint();
+  const hintedEnd = hint && hint.tile && hint.tile === table.selected ? hint.end : null;
   for (const marker of document.querySelectorAll("#line .port-marker")) {
     const end = marker.getAttribute("data-end");
     const name = view ? endName(view.line.ends, end) : end;
@@ -712,11 +808,37 @@ function decorateMarkers() {
     marker.setAttribute("aria-label", table.selected ? t("place_tile_on", { tile: table.selected, end: name }) : name);
     marker.classList.toggle("highlight", lit.includes(end));
     marker.classList.toggle("dim", Boolean(table.selected) && !lit.includes(end));
+    if (end === hintedEnd) markHintedEnd(marker);
     marker.addEventListener("click", () => placeAt(end));
     marker.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); placeAt(end); }
     });
   }
+}
+
+/** The hinted end: a dashed outline around its marker and the word "Hint" above it. */
+function markHintedEnd(marker) {
+  marker.classList.add("hinted");
+  marker.setAttribute("aria-label", `${marker.getAttribute("aria-label")}, ${t("hint_label")}`);
+  let box;
+  try { box = marker.getBBox(); } catch { return; }
+  if (!box.width) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const pad = Math.max(3, box.height * 0.12);
+  const ring = document.createElementNS(ns, "rect");
+  for (const [name, value] of Object.entries({
+    class: "hint-ring", x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad,
+    height: box.height + 2 * pad, rx: pad * 1.5, "aria-hidden": "true",
+  })) ring.setAttribute(name, String(value));
+  const label = document.createElementNS(ns, "text");
+  const size = Math.max(10, box.height * 0.3);
+  const above = box.y - pad - size * 0.35 > size;
+  for (const [name, value] of Object.entries({
+    class: "hint-word", x: box.x + box.width / 2, "text-anchor": "middle", "font-size": size,
+    y: above ? box.y - pad - size * 0.35 : box.y + box.height + pad + size * 1.05, "aria-hidden": "true",
+  })) label.setAttribute(name, String(value));
+  label.textContent = t("hint_label");
+  marker.append(ring, label);
 }
 
 function highlightMarkers(tile) {
@@ -917,6 +1039,7 @@ function renderMatchEnd(message) {
   const last = info.match_number - 1;
   card.append(el("p", { class: "links" },
     el("a", { href: `/t/${info.id}/replay/${last}`, id: "replay-link", class: "button" }, t("replay_this")),
+    el("a", { href: `/t/${info.id}/replay/${last}#review`, id: "review-link", class: "button" }, t("review_button")),
     el("a", { href: `/api/tables/${info.id}/matches/${last}/record`, download: "", id: "download-record", class: "button ghost" }, t("download_record"))));
   const earlier = (info.finished_matches || []).filter((n) => n !== last);
   if (earlier.length) {
@@ -1005,6 +1128,7 @@ export function tableKeys(event) {
   if (!table.state) return false;
   if (event.key === "d" && legal().includes("draw") && isMyTurn()) { act("draw"); return true; }
   if (event.key === "p" && legal().includes("pass") && isMyTurn()) { act("pass"); return true; }
+  if (event.key === "h" && canAskHint()) return askHint();
   if (event.key === "Escape" && table.selected) {
     const tile = table.selected;
     table.selected = null;
