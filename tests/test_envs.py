@@ -51,12 +51,15 @@ from draw_dominoes.envs import (
     observation,
 )
 from draw_dominoes.envs._table import ILLEGAL_ACTION_REWARD, Table
+from draw_dominoes.envs.batch import BatchRounds, greedy_choice, random_choice
 from draw_dominoes.envs.encoding import (
     HISTORY_ROW,
     OBSERVATION_HIGH,
     STATE_FIELDS,
     STATE_SIZE,
     Tracker,
+    fast_mask,
+    fast_observation,
     max_decisions,
 )
 from draw_dominoes.envs.gym_env import DrawDominoesEnv, DrawDominoesVectorEnv
@@ -575,7 +578,7 @@ def test_the_vector_env_plays_what_sync_vector_env_plays_and_never_hands_out_an_
     """``make_vec`` builds the native vector env; it steps exactly as SyncVectorEnv over the
     single env (same-step autoreset), and every mask it returns has a legal action."""
     kwargs: dict[str, Any] = {"opponents": ["greedy", "random"], "seat": None}
-    native = gymnasium.make_vec(GYM_ID, num_envs=6, **kwargs)
+    native = gymnasium.make_vec(GYM_ID, num_envs=6, batched=False, **kwargs)
     assert isinstance(native, DrawDominoesVectorEnv)
     sync = gymnasium.make_vec(
         GYM_ID,
@@ -620,3 +623,94 @@ def test_the_vector_env_refuses_bad_actions_and_penalises_illegal_ones() -> None
     assert info2["_illegal_action"].tolist() == [False, True, False]
     with pytest.raises(ValueError, match="num_envs"):
         DrawDominoesVectorEnv(num_envs=0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_batched_rounds_follow_the_engine_move_by_move(players: int) -> None:
+    """The numpy rules (``batch``) against the engine on the same random actions: every
+    mask, the greedy bot's choice, every seat's observation, each outcome (R5-R7, R14-R17)."""
+    size = 24
+    rounds = BatchRounds(players, size)
+    games = [Round.new(players, seed=1000 * players + i) for i in range(size)]
+    trackers = [Tracker(game) for game in games]
+    rounds.load(np.arange(size), games)
+    rng = np.random.default_rng(players)
+    greedy = bots.create("greedy")
+    while not rounds.over.all():
+        rows = np.flatnonzero(~rounds.over)
+        mask = rounds.legal(rows)
+        chosen = random_choice(mask, rng)
+        for j, row in enumerate(rows.tolist()):
+            game = games[row]
+            seat = game.current_player
+            assert np.array_equal(mask[j], fast_mask(game, seat).astype(bool))
+            assert greedy_choice(mask[j : j + 1])[0] == greedy.choose(game.view(seat)).id
+            game.apply_id(int(chosen[j]))
+            trackers[row].record(seat, game.actions[-1])
+        rounds.apply(rows, chosen)
+        seats = np.arange(size) % players
+        obs = rounds.observations(seats)
+        for i, game in enumerate(games):
+            assert np.array_equal(obs[i], fast_observation(trackers[i], int(seats[i])))
+            assert rounds.over[i] == game.is_over
+    for i, game in enumerate(games):
+        outcome = game.outcome
+        assert outcome is not None
+        assert (rounds.winner[i], rounds.points[i]) == (
+            -1 if outcome.winner is None else outcome.winner,
+            outcome.points,
+        )
+        credits = outcome.credits
+        expected = credits[1] - (sum(credits) - credits[1]) / (players - 1)
+        assert rounds.relative(np.array([i]), np.array([1]))[0] == expected
+
+
+def test_the_batched_vector_env_plays_as_the_engine_does_against_greedy() -> None:
+    """Against the deterministic greedy bot the batched and the engine-played vector envs
+    deal the same rounds and answer every action alike."""
+    fast = DrawDominoesVectorEnv(num_envs=16, opponents=["greedy", "easy"], seat=None)
+    slow = DrawDominoesVectorEnv(
+        num_envs=16, opponents=["greedy", "greedy"], seat=None, batched=False
+    )
+    assert fast.batched and not slow.batched
+    obs, info = fast.reset(seed=7)
+    obs2, info2 = slow.reset(seed=7)
+    rng = random.Random(2)
+    ended = 0
+    for _ in range(200):
+        assert np.array_equal(obs, obs2) and np.array_equal(
+            info["action_mask"], info2["action_mask"]
+        )
+        assert (info["action_mask"].sum(axis=1) > 0).all()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        obs, rewards, terminated, _, info = fast.step(actions)
+        obs2, rewards2, terminated2, _, info2 = slow.step(actions)
+        assert np.array_equal(rewards, rewards2) and np.array_equal(terminated, terminated2)
+        for index in np.flatnonzero(terminated):
+            assert np.array_equal(info["final_obs"][index], info2["final_obs"][index])
+        ended += int(terminated.sum())
+    assert ended > 30
+    with pytest.raises(ValueError, match="batched play needs"):
+        DrawDominoesVectorEnv(num_envs=2, opponents=["heuristic"], batched=True)
+
+
+def test_the_batched_vector_env_is_seeded_and_penalises_illegal_actions() -> None:
+    def run(seed: int) -> list[float]:
+        env = gymnasium.make_vec(GYM_ID, num_envs=8)
+        _, info = env.reset(seed=seed)
+        rng = random.Random(0)
+        totals = []
+        for _ in range(60):
+            actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+            _, rewards, _, _, info = env.step(actions)
+            totals.append(float(rewards.sum()))
+        return totals
+
+    assert run(3) == run(3) and run(3) != run(4)
+    env = DrawDominoesVectorEnv(num_envs=2)
+    obs, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"][0] == 0)[0])
+    legal = int(np.flatnonzero(info["action_mask"][1])[0])
+    after, rewards, _, _, info2 = env.step(np.array([illegal, legal]))
+    assert rewards[0] == ILLEGAL_ACTION_REWARD and np.array_equal(after[0], obs[0])
+    assert info2["_illegal_action"].tolist() == [True, False]

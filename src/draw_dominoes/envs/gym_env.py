@@ -12,7 +12,7 @@ nothing and earns ``illegal_action_reward`` (``None``: raise ``IllegalActionErro
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import gymnasium
 import numpy as np
@@ -24,9 +24,12 @@ from gymnasium.vector.utils import batch_space
 
 from .. import bots
 from ..actions import IllegalActionError
+from ..round import Round
 from . import render
 from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
+from .batch import BatchRounds, greedy_choice, random_choice
 from .encoding import (
+    MAX_SEATS,
     NUM_ACTIONS,
     action_id,
     mask_bytes,
@@ -37,6 +40,8 @@ from .encoding import (
 __all__ = ["DrawDominoesEnv", "DrawDominoesVectorEnv", "Seating"]
 
 Observation = npt.NDArray[np.float32]
+_BATCHED: Final = {"random": 1, "greedy": 2}
+"""The bots the batched vector env plays itself, with numpy (``batch``)."""
 Observations = npt.NDArray[np.float32]
 """A batch: one observation a row."""
 
@@ -279,8 +284,15 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
     reset in the same step (``AutoresetMode.SAME_STEP``): the observation and mask
     returned are the next game's first, never a finished game's all-zero mask, and the
     finished game's last observation is in ``info["final_obs"]`` (with ``"_final_obs"``
-    saying which). Sub-environment ``i`` reset with ``seed`` plays exactly what
-    ``DrawDominoes-v0`` reset with ``seed + i`` plays, as ``SyncVectorEnv`` seeds them.
+    saying which).
+
+    With single rounds, no history and ``random``/``greedy`` opponents (the default) the
+    games are played by ``batch.BatchRounds``, every game in one numpy operation a move
+    (``batched=None`` chooses it when it can; ``False`` plays each game with the engine).
+    Either way sub-environment ``i`` reset with ``seed`` deals the rounds and seats that
+    ``DrawDominoes-v0`` reset with ``seed + i`` deals, as ``SyncVectorEnv`` seeds them;
+    unbatched, it also plays exactly the same moves, while batched random opponents draw
+    their choices from one generator of their own (seeded by ``seed`` too).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -298,6 +310,7 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         illegal_action_reward: float | None = ILLEGAL_ACTION_REWARD,
         render_mode: str | None = None,
         history: int = 0,
+        batched: bool | None = None,
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs is a positive whole number, not {num_envs!r}")
@@ -321,6 +334,22 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.rngs: list[np.random.Generator] = []
         self.seatings: list[Seating] = []
+        kinds = [bots.resolve(o) if isinstance(o, str) else None for o in self.opponent_specs]
+        can_batch = episode == "round" and not history and set(kinds) <= set(_BATCHED)
+        if batched and not can_batch:
+            raise ValueError(
+                "batched play needs episode='round', no history and only random or greedy opponents"
+            )
+        self.batched = can_batch if batched is None else batched
+        self.kinds = [_BATCHED.get(kind or "", 0) for kind in kinds]
+        """Per opponent: 1 plays at random, 2 greedily (batched play)."""
+        self.rounds = BatchRounds(self.players, num_envs)
+        self.learners = np.zeros(num_envs, dtype=np.int64)
+        self.movers = np.zeros((num_envs, MAX_SEATS), dtype=np.int64)
+        """Batched play: how each seat of each game chooses (0: the learner)."""
+        self.choices = np.random.default_rng()
+        self.masks = np.zeros((num_envs, NUM_ACTIONS), dtype=bool)
+        """Batched play: the legal masks handed out with the latest observations."""
 
     def _seat_anew(self, index: int) -> Seating:
         seating = Seating(
@@ -335,6 +364,105 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         self.seatings[index] = seating
         seating.play_opponents()
         return seating
+
+    # ----------------------------------------------------------------- batched play
+
+    def _deal(self, rows: npt.NDArray[np.int64]) -> None:
+        """These games start new rounds, each drawn from its generator as ``Seating`` draws
+        it (the game's seed, the seat, one seed per opponent), so both deal alike."""
+        games = []
+        players = self.players
+        for index in rows.tolist():
+            rng = self.rngs[index]
+            game_seed = int(rng.integers(2**63))
+            seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
+            self.movers[index] = 0
+            others = [s for s in range(players) if s != seat]
+            for other, kind in zip(others, self.kinds, strict=True):
+                rng.integers(2**63)  # the bot's seed, as Seating draws it
+                self.movers[index, other] = kind
+            self.learners[index] = seat
+            games.append(Round.new(players, seed=game_seed))
+        self.rounds.load(rows, games)
+
+    def _play_batched(self, rows: npt.NDArray[np.int64]) -> None:
+        """The opponents of these games move until each learner is to act (or it is over)."""
+        rounds = self.rounds
+        waiting = rows[~rounds.over[rows] & (rounds.current[rows] != self.learners[rows])]
+        while len(waiting):
+            mask = rounds.legal(waiting)
+            greedy = self.movers[waiting, rounds.current[waiting]] == _BATCHED["greedy"]
+            ids = np.where(greedy, greedy_choice(mask), random_choice(mask, self.choices))
+            rounds.apply(waiting, ids)
+            waiting = waiting[
+                ~rounds.over[waiting] & (rounds.current[waiting] != self.learners[waiting])
+            ]
+
+    def _batched_state(self) -> tuple[Observations, dict[str, Any]]:
+        rounds, every = self.rounds, np.ones(self.num_envs, dtype=bool)
+        self.masks = rounds.legal(np.arange(self.num_envs))
+        masks = self.masks.astype(np.int8)
+        info = {"action_mask": masks, "_action_mask": every, "seat": self.learners.copy()}
+        info["_seat"] = every
+        return rounds.observations(self.learners), info
+
+    def _step_batched(
+        self, chosen: npt.NDArray[np.int64]
+    ) -> tuple[
+        Observations,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        rounds, size = self.rounds, self.num_envs
+        every = np.arange(size)
+        legal = self.masks[every, chosen]  # the masks handed out with the last observations
+        rewards = np.zeros(size, dtype=np.float64)
+        if not legal.all() and self.illegal_action_reward is None:
+            row = int(np.flatnonzero(~legal)[0])
+            raise IllegalActionError(f"action {int(chosen[row])} is not legal in game {row}")
+        moving = every[legal]
+        rounds.apply(moving, chosen[legal])
+        self._play_batched(moving)
+        done = moving[rounds.over[moving]]
+        terminations = np.zeros(size, dtype=bool)
+        terminations[done] = True
+        rewards[done] = rounds.relative(done, self.learners[done])
+        finished: dict[str, Any] = {}
+        if len(done):
+            # As SyncVectorEnv reports them: each finished game's last observation and info.
+            last = rounds.observations(self.learners[done], done)
+            final_obs = np.full(size, None, dtype=object)
+            for j, index in enumerate(done.tolist()):
+                final_obs[index] = last[j]
+            seats = np.zeros(size, dtype=np.int64)
+            seats[done] = self.learners[done]
+            finished = {
+                "final_obs": final_obs,
+                "_final_obs": terminations.copy(),
+                "final_info": {
+                    "action_mask": np.zeros((size, NUM_ACTIONS), dtype=np.int8),
+                    "_action_mask": terminations.copy(),
+                    "seat": seats,
+                    "_seat": terminations.copy(),
+                },
+                "_final_info": terminations.copy(),
+            }
+            self._deal(done)
+            self._play_batched(done)
+        obs, infos = self._batched_state()
+        infos.update(finished)
+        if not legal.all():
+            rewards[~legal] = self.illegal_action_reward
+            reasons = np.full(size, None, dtype=object)
+            for bad in np.flatnonzero(~legal):
+                reasons[bad] = f"action {int(chosen[bad])} is not legal here"
+            infos["illegal_action"] = reasons
+            infos["_illegal_action"] = ~legal
+        return obs, rewards, terminations, np.zeros(size, dtype=bool), infos
+
+    # ----------------------------------------------------------------- engine play
 
     def _batch(self) -> tuple[Observations, dict[str, Any]]:
         """Every game's observation and mask, each encoded once and joined into arrays."""
@@ -356,8 +484,10 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action masks as booleans, one row a game (for maskable PPO)."""
-        if not self.seatings:
+        if not self.rngs:
             raise RuntimeError("call reset() before step()")
+        if self.batched:
+            return self.masks.copy()
         return np.frombuffer(
             bytearray(b"".join([mask_bytes(s.table.round, s.seat) for s in self.seatings])),
             dtype=np.bool_,
@@ -378,6 +508,13 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
         self.rngs = [seeding.np_random(s)[0] for s in seeds]
+        if self.batched:
+            known = [s for s in seeds if s is not None]
+            self.choices = np.random.default_rng(known or None)
+            self._deal(np.arange(self.num_envs))
+            self._play_batched(np.arange(self.num_envs))
+            self.seatings = []
+            return self._batched_state()
         self.seatings = [None] * self.num_envs  # type: ignore[list-item]
         for index in range(self.num_envs):
             self._seat_anew(index)
@@ -392,7 +529,7 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        if not self.seatings:
+        if not self.rngs:
             raise RuntimeError("call reset() before step()")
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
@@ -402,6 +539,8 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
             )
         if ((chosen < 0) | (chosen >= NUM_ACTIONS)).any():  # refused before any game moves
             raise ValueError(f"an action id is an integer from 0 to {NUM_ACTIONS - 1}")
+        if self.batched:
+            return self._step_batched(chosen.astype(np.int64))
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=bool)
         illegal: dict[int, str] = {}
