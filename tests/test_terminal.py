@@ -604,3 +604,42 @@ def test_review_refuses_a_missing_seat_and_a_broken_file(tmp_path: Path) -> None
     assert bad.returncode == 1 and "Traceback" not in bad.stderr
     assert broken.read_text() == '{"format": "draw-dominoes", "kind": "match"'
     assert not (tmp_path / "broken.json.review.json").exists()
+
+
+HAND_LINE = re.compile(r"Your hand:((?:\s+\d+ \[\d\|\d\]\*?)+)")
+
+
+def numbered_hand(screen: str) -> dict[str, int]:
+    """The last hand shown: each tile and its number."""
+    found = HAND_LINE.findall(screen.replace("\n", " "))
+    assert found, screen
+    return {tile: int(number) for number, tile in re.findall(r"(\d+) (\[\d\|\d\])", found[-1])}
+
+
+def test_a_draw_never_moves_the_number_of_a_tile_already_shown(tmp_path: Path) -> None:
+    """The drawn tile is numbered after the others, so a number read before the draw still
+    names the same tile (typing it can never play a tile the player did not mean)."""
+    words = LANGUAGES["en"]
+    player = Player(spawn(tmp_path, "play", "--seed", "11", "--plain"), words)
+    checked = 0
+    assert player.next_prompt()
+    for _ in range(200):
+        if words.move in player.last and words.draw in player.last:
+            before = numbered_hand(player.last)
+            player.child.sendline("d")
+            assert player.next_prompt()
+            if words.move not in player.last:
+                break
+            after = numbered_hand(player.last)
+            assert all(after[tile] == number for tile, number in before.items()), (before, after)
+            assert len(after) == len(before) + 1
+            checked += 1
+            if checked >= 3:
+                break
+        else:
+            player.child.sendline(player.answer())
+            if not player.next_prompt():
+                break
+    assert checked >= 1
+    player.child.sendline("q")
+    player.child.expect(pexpect.EOF)

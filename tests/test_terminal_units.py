@@ -86,9 +86,49 @@ def test_a_tile_fitting_both_ends_asks_which_end() -> None:
     assert read_end("r", choice, view, WORDS) == Place(Tile(1, 3), 1)
     assert read_end("links", choice, view, WORDS) == Place(Tile(1, 3), 0)
     assert isinstance(read_end("x", choice, view, WORDS), Refusal)
+    # The question takes the commands too: save and quit, the line, help.
+    assert read_end("q", choice, view, WORDS) == Command("quit")
+    assert read_end("?", choice, view, WORDS) == Command("describe")
+    assert read_end("h", choice, view, WORDS) == Command("help")
     assert read_move(number(view, "[1|3]") + "l", view, WORDS) == Place(Tile(1, 3), 0)
     assert read_move("[1|3]@1", view, WORDS) == Place(Tile(1, 3), 1)
     assert read_move("[3|3]", view, WORDS) == Place(Tile(3, 3), 1)
+
+
+def test_no_end_is_asked_for_when_both_ends_show_the_same_value() -> None:
+    """Either end gives the same game when they show one value: no question."""
+    game = deal(
+        [
+            ["[1|4]", "[1|3]", "[2|4]", "[0|0]", "[5|5]", "[6|6]", "[1|1]"],
+            ["[0|1]", "[0|2]", "[0|3]", "[0|4]", "[0|5]", "[0|6]", "[3|4]"],
+        ]
+    )
+    game.apply(Place(Tile(1, 1), None))
+    game.apply(Place(Tile(0, 1), 0))
+    game.apply(Place(Tile(1, 4), 1))  # ends 0 and 4: not the same
+    game.apply(Place(Tile(0, 4), 0))  # ends 4 and 4
+    view = game.view(0)
+    assert view.line.end_values == (4, 4)
+    assert read_move("[2|4]", view, WORDS) == Place(Tile(2, 4), 0)
+
+
+def test_a_number_names_the_tile_shown_under_it_after_a_draw() -> None:
+    """A drawn tile is shown after the others: the numbers read before stay true."""
+    hands = [
+        ["[0|1]", "[1|4]", "[4|4]", "[2|6]", "[3|5]", "[0|0]", "[5|5]"],
+        ["[1|1]", "[1|2]", "[1|3]", "[1|5]", "[1|6]", "[2|3]", "[3|3]"],
+    ]
+    game = deal(hands, top=["[2|2]"])
+    before = list(game.view(0).hand)
+    game.apply(Draw())  # the leader may draw first (R7)
+    view = game.view(0)
+    drawn = Tile.parse("[2|2]")
+    assert view.hand.index(drawn) < view.hand.index(Tile(2, 6))  # sorted, it would move [2|6]
+    hand = [*before, drawn]
+    assert read_move(str(before.index(Tile(2, 6)) + 1), view, WORDS, hand) == Place(
+        Tile(2, 6), None
+    )
+    assert read_move(str(len(hand)), view, WORDS, hand) == Place(drawn, None)
 
 
 @pytest.mark.parametrize(

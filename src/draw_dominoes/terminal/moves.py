@@ -7,6 +7,7 @@ one-line refusal that says why; nothing typed can raise.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import Action, Draw, Pass, Place
@@ -68,8 +69,14 @@ class Refusal:
 Reading = Action | Command | ChooseEnd | Refusal
 
 
-def read_move(text: str, view: PlayerView, words: Words) -> Reading:
-    """What ``text`` asks for on ``view``'s turn; only legal actions ever come back."""
+def read_move(
+    text: str, view: PlayerView, words: Words, hand: Sequence[Tile] | None = None
+) -> Reading:
+    """What ``text`` asks for on ``view``'s turn; only legal actions ever come back.
+
+    ``hand`` is the hand in the order its numbers were shown (``view.hand`` by default):
+    a number names the tile the player saw under it."""
+    shown = view.hand if hand is None else hand
     typed = text.strip().lower()
     if not typed:
         return Refusal(words("refuse_empty"))
@@ -87,9 +94,9 @@ def read_move(text: str, view: PlayerView, words: Words) -> Reading:
     number = _NUMBER.match(typed)
     if number:
         index = int(number.group(1))
-        if not 1 <= index <= len(view.hand):
-            return Refusal(words("refuse_number", number=index, count=len(view.hand)))
-        return _place(view.hand[index - 1], number.group(2), view, words)
+        if not 1 <= index <= len(shown):
+            return Refusal(words("refuse_number", number=index, count=len(shown)))
+        return _place(shown[index - 1], number.group(2), view, words)
     tile_match = _TILE.match(typed)
     if tile_match:
         low, high = int(tile_match.group(1)), int(tile_match.group(2))
@@ -121,6 +128,9 @@ def _place(tile: Tile, end_text: str, view: PlayerView, words: Words) -> Reading
         return _at_end(tile, end, options, view, words)
     if len(options) == 1:
         return options[0]
+    values = view.line.end_values
+    if values[0] == values[1]:  # either end gives the same game: no question
+        return options[0]
     return ChooseEnd(tile, options)
 
 
@@ -134,9 +144,15 @@ def _at_end(
     return Refusal(words("refuse_no_fit_end", tile=tile, end=words.end_name(end), value=value))
 
 
-def read_end(text: str, choice: ChooseEnd, view: PlayerView, words: Words) -> Place | Refusal:
-    """The answer to "which end?": ``l``/``r`` (or left/right, links/rechts, 0/1)."""
-    end = END_WORDS.get(text.strip().lower())
+def read_end(
+    text: str, choice: ChooseEnd, view: PlayerView, words: Words
+) -> Place | Command | Refusal:
+    """The answer to "which end?": ``l``/``r`` (or left/right, links/rechts, 0/1), or a
+    command (``q`` saves and quits here too, ``?`` describes the line, ``h`` helps)."""
+    typed = text.strip().lower()
+    if typed in COMMANDS:
+        return Command(COMMANDS[typed])
+    end = END_WORDS.get(typed)
     if end is None:
         return Refusal(words("refuse_end_word", text=_shorten(text.strip())))
     reading = _at_end(choice.tile, end, choice.options, view, words)

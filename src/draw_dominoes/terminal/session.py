@@ -54,6 +54,7 @@ class Session:
         self.shown = 0  # history entries shown to whoever sits at the keyboard
         self.at_keyboard: int | None = None
         self.save_problem: OSError | None = None  # why the last save failed, until one works
+        self.hand_orders: dict[int, list[Tile]] = {}  # per person: the order tiles are shown in
 
     # ----------------------------------------------------------------- saving
 
@@ -133,6 +134,7 @@ class Session:
         )
         self.seen = dict.fromkeys(self.humans, len(game.actions))
         self.shown = len(game.actions)
+        self.hand_orders = {}  # a new deal is shown in tile order
 
     def _round_over(self, game: Round) -> None:
         words = self.words
@@ -197,25 +199,45 @@ class Session:
         self._hand_over(seat)
         view = self.match.view(seat)
         self._show_turn(view)
+        hand = self._hand_order(view)
         while True:
-            reading = read_move(self.screen.ask(self._prompt(view)), view, self.words)
-            if isinstance(reading, ChooseEnd):
-                reading = read_end(
-                    self.screen.ask(self._end_prompt(reading, view)), reading, view, self.words
+            reading = read_move(self.screen.ask(self._prompt(view, hand)), view, self.words, hand)
+            while isinstance(reading, ChooseEnd):  # asked again until it is an end or a command
+                choice = reading
+                answer = read_end(
+                    self.screen.ask(self._end_prompt(choice, view)), choice, view, self.words
                 )
+                if isinstance(answer, Refusal):
+                    self.screen.say((answer.message, "bold red"))
+                elif isinstance(answer, Command) and answer.name != "quit":
+                    self._command(answer, view)
+                else:
+                    reading = answer
             if isinstance(reading, Refusal):
                 self.screen.say((reading.message, "bold red"))
             elif isinstance(reading, Command):
-                if reading.name == "quit":
-                    raise Quit
-                if reading.name == "describe":
-                    self.screen.say(view.line.describe(self.lang))
-                elif reading.name == "hint":
-                    self._hint(view)
-                else:
-                    self.screen.say(self.words("help"))
+                self._command(reading, view)
             else:
                 return reading
+
+    def _command(self, command: Command, view: PlayerView) -> None:
+        if command.name == "quit":
+            raise Quit
+        if command.name == "describe":
+            self.screen.say(view.line.describe(self.lang))
+        elif command.name == "hint":
+            self._hint(view)
+        else:
+            self.screen.say(self.words("help"))
+
+    def _hand_order(self, view: PlayerView) -> list[Tile]:
+        """The seat's hand in the order its numbers are shown: as dealt (sorted), each
+        drawn tile after the others, so a draw never moves a number the player has read."""
+        held = set(view.hand)
+        kept = [tile for tile in self.hand_orders.get(view.player, []) if tile in held]
+        order = kept + [tile for tile in view.hand if tile not in kept]
+        self.hand_orders[view.player] = order
+        return order
 
     def _hint(self, view: PlayerView) -> None:
         """The analysis's best action for this seat's view, if the match allows hints."""
@@ -264,7 +286,7 @@ class Session:
         self._show_line(view)
         playable = {a.tile for a in view.legal_actions if isinstance(a, Place)}
         parts: list[Part] = [words("your_hand"), ":"]
-        for number, tile in enumerate(view.hand, 1):
+        for number, tile in enumerate(self._hand_order(view), 1):
             mark = "*" if tile in playable else ""
             parts += ["  ", (f"{number} {tile}{mark}", PLAYABLE if tile in playable else DIM)]
         screen.say(*parts)
@@ -296,12 +318,12 @@ class Session:
             )
         )
 
-    def _prompt(self, view: PlayerView) -> str:
+    def _prompt(self, view: PlayerView, hand: list[Tile]) -> str:
         words = self.words
         options = []
         numbers = [
             str(number)
-            for number, tile in enumerate(view.hand, 1)
+            for number, tile in enumerate(hand, 1)
             if any(isinstance(a, Place) and a.tile == tile for a in view.legal_actions)
         ]
         if numbers:
