@@ -144,7 +144,7 @@ def test_openspiel_ismcts_bot_plays_a_round() -> None:
     random_state = np.random.RandomState(1)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
     bot = ismcts.ISMCTSBot(
-        game=game, evaluator=evaluator, uct_c=2.0, max_simulations=15, random_state=random_state
+        game=game, evaluator=evaluator, uct_c=30.0, max_simulations=15, random_state=random_state
     )
     returns = _play_with(bot, seat=0, seed=1, determinize=False)
     assert abs(sum(returns)) < 1e-9
@@ -155,7 +155,7 @@ def test_openspiel_mcts_bot_plays_a_round_on_sampled_worlds() -> None:
     random_state = np.random.RandomState(2)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
     bot = mcts.MCTSBot(
-        game, uct_c=2.0, max_simulations=15, evaluator=evaluator, random_state=random_state
+        game, uct_c=30.0, max_simulations=15, evaluator=evaluator, random_state=random_state
     )
     returns = _play_with(bot, seat=1, seed=2, determinize=True)
     assert abs(sum(returns)) < 1e-9
