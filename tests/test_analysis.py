@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from conftest import DATA
-from draw_dominoes import Match, Round
+from conftest import DATA, deal
+from draw_dominoes import Match, Place, Round, Tile
 from draw_dominoes.actions import parse_action
 from draw_dominoes.analysis import (
     KINDS,
@@ -18,9 +18,11 @@ from draw_dominoes.analysis import (
     analyse,
     cache_path,
     classify,
+    hint_of,
     move_accuracy,
     review,
     review_cached,
+    same_game,
 )
 from draw_dominoes.record import loads
 from draw_dominoes.view import Termination
@@ -273,3 +275,32 @@ def test_a_review_refuses_a_seat_that_is_not_at_the_table() -> None:
 
 if __name__ == "__main__":
     GOLDEN_REVIEW.write_text(json.dumps(golden_review(), indent=1) + "\n")
+
+
+def test_one_tile_at_either_end_of_equal_ends_is_one_choice_in_figures_and_hints() -> None:
+    """Ends showing the same value: the two placements of a tile are the same game, so
+    they get the same figures, and a hint compares the best with a different choice."""
+    game = deal(
+        [
+            ["[2|2]", "[0|0]", "[1|1]", "[3|3]", "[4|4]", "[5|5]", "[6|6]"],
+            ["[2|5]", "[2|6]", "[0|1]", "[0|3]", "[1|3]", "[1|4]", "[3|4]"],
+        ]
+    )
+    game.apply(parse_action("[2|2]"))
+    view = game.view(1)
+    assert view.line.end_values == (2, 2)
+    entries = analyse(view, iterations=600, seed=2)
+    by_action = {e.action: e for e in entries}
+    for tile in ("[2|5]", "[2|6]"):
+        left, right = parse_action(f"{tile}@0"), parse_action(f"{tile}@1")
+        assert same_game(left, right, view.line)
+        assert (by_action[left].points, by_action[left].visits) == (
+            by_action[right].points,
+            by_action[right].visits,
+        )
+    hint = hint_of(entries, view.line)
+    assert hint.alternative is not None
+    assert not same_game(hint.best, hint.alternative, view.line)
+    assert not same_game(
+        Place(Tile(2, 5), 0), Place(Tile(2, 5), 1), game.view(0).line.place(Tile(2, 5), 1)
+    )

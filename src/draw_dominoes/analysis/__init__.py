@@ -4,7 +4,7 @@ Like the bots it sees views only (R21): a hint or a review never uses an opponen
 tiles or the boneyard order, even of a finished round.
 """
 
-from .analyse import ANALYSIS_BOT, Entry, analyse
+from .analyse import ANALYSIS_BOT, Entry, Hint, analyse, hint_of, same_game
 from .review import (
     ACCURACY_PER_POINT,
     KINDS,
@@ -25,11 +25,14 @@ __all__ = [
     "THRESHOLDS",
     "Decision",
     "Entry",
+    "Hint",
     "Review",
     "analyse",
     "cache_path",
     "classify",
+    "hint_of",
     "move_accuracy",
     "review",
     "review_cached",
+    "same_game",
 ]

@@ -7,12 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..actions import Action, parse_action
+from ..actions import Action, Place, parse_action
 from ..bots.expert import DEFAULT_POOL, ExpertBot
 from ..bots.ismcts import DEFAULT_ITERATIONS
+from ..line import Line
 from ..view import PlayerView
 
-__all__ = ["ANALYSIS_BOT", "Entry", "analyse"]
+__all__ = ["ANALYSIS_BOT", "Entry", "Hint", "analyse", "hint_of", "same_game"]
 
 ANALYSIS_BOT: Final = "expert"
 """The bot whose search values the actions: the strongest one the project has."""
@@ -105,7 +106,7 @@ def analyse(
         options["time_per_move"] = time_per_move
     bot = ExpertBot(seed, clock=clock, **options)
     floor = max(1, iterations // (_FLOOR_SHARE * len(legal)))
-    stats = bot.action_values(view, root_floor=floor)
+    stats = _merge_twins(bot.action_values(view, root_floor=floor), view)
     entries = [
         Entry(action, stats[action][2], stats[action][1], stats[action][0])
         if action in stats
@@ -122,3 +123,56 @@ def analyse(
         )
     )
     return entries
+
+
+def same_game(first: Action, second: Action, line: Line) -> bool:
+    """Whether two actions lead to the same game: one tile at either end of a ``line``
+    whose ends show the same value."""
+    values = line.end_values
+    return (
+        isinstance(first, Place)
+        and isinstance(second, Place)
+        and first.tile == second.tile
+        and len(values) == 2
+        and values[0] == values[1]
+    )
+
+
+def _merge_twins(
+    stats: dict[Action, tuple[int, float, float]], view: PlayerView
+) -> dict[Action, tuple[int, float, float]]:
+    """One tile at either of two ends showing the same value is one choice: both get the
+    figures of all their searches together, so noise never ranks one above its twin."""
+    merged = dict(stats)
+    for action in stats:
+        if isinstance(action, Place) and action.end == 0:
+            twin = Place(action.tile, 1)
+            if twin in stats and same_game(action, twin, view.line):
+                (n0, v0, p0), (n1, v1, p1) = stats[action], stats[twin]
+                total = n0 + n1
+                both = (total, (n0 * v0 + n1 * v1) / total, (n0 * p0 + n1 * p1) / total)
+                merged[action] = merged[twin] = both
+    return merged
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What a hint says: the best action, the next best that is a different choice
+    (``None`` when the move is forced) and how many expected points the best is worth
+    more (``None`` when not known)."""
+
+    best: Action
+    alternative: Action | None
+    gain: float | None
+
+
+def hint_of(entries: list[Entry], line: Line) -> Hint:
+    """The hint an analysis gives on ``line``, comparing the best action with the next
+    best one that is not the same game (the same tile at the twin end)."""
+    best = entries[0]
+    others = [e for e in entries[1:] if not same_game(e.action, best.action, line)]
+    if not others:
+        return Hint(best.action, None, None)
+    second = others[0]
+    gain = None if best.points is None or second.points is None else best.points - second.points
+    return Hint(best.action, second.action, gain)

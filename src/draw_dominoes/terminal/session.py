@@ -244,19 +244,12 @@ class Session:
         if not self.hints:
             self.screen.say(self.words("hints_off"))
             return
-        from ..analysis import analyse
+        from ..analysis import analyse, hint_of
         from ..i18n import explain_hint
 
         entries = analyse(view, time_per_move=HINT_SECONDS, seed=len(view.history))
-        best = entries[0]
-        second = entries[1] if len(entries) > 1 else None
-        gain = (
-            None
-            if second is None or best.points is None or second.points is None
-            else best.points - second.points
-        )
-        alternative = None if second is None else second.action
-        text = explain_hint(best.action, alternative, gain, view.line, self.lang)
+        hint = hint_of(entries, view.line)
+        text = explain_hint(hint.best, hint.alternative, hint.gain, view.line, self.lang)
         self.screen.say((self.words("hint", text=text), "bold cyan"))
 
     def _show_turn(self, view: PlayerView) -> None:

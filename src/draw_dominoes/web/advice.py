@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final, ParamSpec, TypeVar
 
 from ..actions import Place, parse_action
-from ..analysis import Entry, analyse, review
+from ..analysis import Entry, analyse, hint_of, review
 from ..analysis.review import decisions_of
 from ..i18n import explain_hint, name_action
 from ..line import Line
@@ -49,14 +49,8 @@ def hint_entries(view: PlayerView, iterations: int | None, seed: int) -> list[di
 def hint_message(entries: list[dict[str, Any]], line: Line, lang: str, seq: int) -> dict[str, Any]:
     """The hint for one connection: the best action, the tile and end to light up, and
     the sentence that says why (against the next best action)."""
-    best = Entry.from_dict(entries[0])
-    second = Entry.from_dict(entries[1]) if len(entries) > 1 else None
-    gain = (
-        None
-        if second is None or best.points is None or second.points is None
-        else best.points - second.points
-    )
-    action = best.action
+    hint = hint_of([Entry.from_dict(entry) for entry in entries], line)
+    action = hint.best
     tile = end = None
     if isinstance(action, Place):
         tile = str(action.tile)
@@ -67,7 +61,7 @@ def hint_message(entries: list[dict[str, Any]], line: Line, lang: str, seq: int)
         "action": str(action),
         "tile": tile,
         "end": end,
-        "text": explain_hint(action, None if second is None else second.action, gain, line, lang),
+        "text": explain_hint(action, hint.alternative, hint.gain, line, lang),
     }
 
 
