@@ -24,3 +24,31 @@ def test_train_policy_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     # Same seed, same numbers: training and evaluation are seeded end to end.
     again = module.main(["--episodes", "32", "--eval-episodes", "10", "--seed", "3"])
     assert (again["learned"], again["random"]) == (result["learned"], result["random"])
+
+
+def load_example(name: str) -> object:
+    path = EXAMPLE.parent / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_openspiel_ismcts_baseline_runs_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyspiel")
+    module = load_example("openspiel_ismcts_baseline")
+    results = module.main(["--rounds", "2", "--simulations", "8"])  # type: ignore[attr-defined]
+    assert set(results) == {"random", "greedy"}
+    assert all(math.isfinite(mean) for mean, _ in results.values())
+    assert "against greedy" in capsys.readouterr().out
+
+
+def test_the_maskable_ppo_example_trains_and_measures(capsys: pytest.CaptureFixture[str]) -> None:
+    """Runs where the train extra is installed (torch); make test and CI do without it."""
+    pytest.importorskip("sb3_contrib")
+    module = load_example("train_maskable_ppo")
+    argv = ["--timesteps", "512", "--envs", "2", "--eval-rounds", "4"]
+    results = module.main(argv)  # type: ignore[attr-defined]
+    assert math.isfinite(results["random"]) and math.isfinite(results["greedy"])
+    assert "against random" in capsys.readouterr().out
