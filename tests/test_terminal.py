@@ -234,10 +234,10 @@ def test_a_whole_seeded_match_against_a_bot(tmp_path: Path, lang: str) -> None:
     assert match.is_over and max(match.scores) >= 100  # R20
     assert re.search(words.result, text)
     assert len(match.rounds) >= 2 and words.round_over.format(n=len(match.rounds)) in text
-    blocked_or_domino = ("blocked:", "domino:") if lang == "en" else ("blockiert:", "Domino:")
+    blocked_or_domino = ("Blocked:", "Domino:") if lang == "en" else ("Gesperrt:", "Domino:")
     assert any(w in text for w in blocked_or_domino)
     scores = "Scores:" if lang == "en" else "Punkte:"
-    assert f"{scores} Player 1 {match.scores[0]}" in text.replace("Spieler", "Player")
+    assert f"{scores} Player 1: {match.scores[0]}" in text.replace("Spieler", "Player")
     assert_no_hidden_tile_on_screen(text, path, 0, words)
     if lang == "de":
         for english in ("Your", "tiles", "Round", "Line:", "draw"):
@@ -643,3 +643,26 @@ def test_a_draw_never_moves_the_number_of_a_tile_already_shown(tmp_path: Path) -
     assert checked >= 1
     player.child.sendline("q")
     player.child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_turn_screen_reads_well(tmp_path: Path, lang: str) -> None:
+    """The first turn after the bot led says "So far this round", scores read "Name: 0",
+    one opponent has one hand, and an empty line is not a double colon."""
+    words = LANGUAGES[lang]
+    so_far, one, empty = {
+        "en": ("So far this round:", "Opponent's hand:", "Line: empty, open"),
+        "de": ("Bisher in dieser Runde:", "Hand des Gegners:", "Linie: leer, eröffne"),
+    }[lang]
+    bot_leads = Player(spawn(tmp_path / "a", "play", "--seed", "0", "--plain", lang=lang), words)
+    bot_leads.play_to_a_move(0)
+    screen = bot_leads.last
+    assert so_far in screen and one in screen and ": 0," in screen
+    assert "Since your last turn" not in screen and "Seit deinem letzten Zug" not in screen
+    bot_leads.child.sendline("q")
+    bot_leads.child.expect(pexpect.EOF)
+    you_lead = Player(spawn(tmp_path / "b", "play", "--seed", "1", "--plain", lang=lang), words)
+    you_lead.play_to_a_move(0)
+    assert empty in you_lead.last
+    you_lead.child.sendline("q")
+    you_lead.child.expect(pexpect.EOF)

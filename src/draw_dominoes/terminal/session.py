@@ -163,7 +163,10 @@ class Session:
                 raise Quit
 
     def _scoreboard(self) -> None:
-        scores = ", ".join(f"{name} {score}" for name, score in zip(self.names, self.match.scores))
+        scores = ", ".join(
+            self.words("score_entry", name=name, score=score)
+            for name, score in zip(self.names, self.match.scores)
+        )
         self.screen.say(self.words("scores", scores=scores, target=self.match.target))
 
     def _announce_winner(self) -> None:
@@ -260,7 +263,8 @@ class Session:
             screen.say((words("unsaved_note", problem=self.save_problem), "bold red"))
         news = view.history[self.seen[seat] :]
         if news:
-            screen.say(words("since_last_turn"))
+            acted = any(who == seat for who, _ in view.history[: self.seen[seat]])
+            screen.say(words("since_last_turn" if acted else "so_far"))
             for who, action in news:
                 screen.say("  ", words.action(self.names[who], action))
         self.seen[seat] = self.shown = len(view.history)
@@ -275,7 +279,7 @@ class Session:
             for other in range(view.players)
             if other != seat
         )
-        screen.say(words("opponents", hands=others))
+        screen.say(words("opponents" if view.players > 2 else "opponent_one", hands=others))
         self._show_line(view)
         playable = {a.tile for a in view.legal_actions if isinstance(a, Place)}
         parts: list[Part] = [words("your_hand"), ":"]
