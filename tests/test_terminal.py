@@ -341,6 +341,11 @@ def test_a_seat_takes_a_level_and_plays_its_bot(tmp_path: Path) -> None:
     assert only_save(tmp_path / "levels").read_text() == only_save(tmp_path / "bots").read_text()
     listed = run(tmp_path, "play", "--help").stdout
     assert "strong = ismcts" in " ".join(listed.split()) and "expert" in listed
+    assert "keys at your turn:" in listed and "save and quit" in listed
+    served = run(tmp_path, "serve", "--help").stdout
+    assert "(default: 127.0.0.1)" in served and "(default: 8000)" in served
+    ranked = run(tmp_path, "tournament", "--help").stdout
+    assert "seats at every table" in ranked and "(default: processes)" in ranked
 
 
 def test_bots_alone_play_a_reproducible_match_without_a_terminal(tmp_path: Path) -> None:
@@ -372,8 +377,10 @@ def test_human_play_without_a_terminal_says_what_to_do(tmp_path: Path) -> None:
 
 
 def test_bad_seat_setups_are_refused(tmp_path: Path) -> None:
-    one = run(tmp_path, "play", "--seat", "greedy")
+    one = run(tmp_path, "play", "--seat", "human")
     assert one.returncode == 2 and "Draw is for 2 to 4 players, not 1" in one.stderr
+    alone = run(tmp_path, "play", "--seat", "ismcts")  # one bot alone: you against it
+    assert alone.returncode == 2 and "needs a terminal" in alone.stderr
     unknown = run(tmp_path, "play", "--seat", "wizard", "--seat", "greedy")
     assert unknown.returncode == 2 and "invalid choice: 'wizard'" in unknown.stderr
     mixed = run(tmp_path, "play", "--resume", "--seed", "3")
@@ -666,3 +673,14 @@ def test_the_turn_screen_reads_well(tmp_path: Path, lang: str) -> None:
     assert empty in you_lead.last
     you_lead.child.sendline("q")
     you_lead.child.expect(pexpect.EOF)
+
+
+def test_one_bot_named_alone_means_you_against_it(tmp_path: Path) -> None:
+    player = Player(
+        spawn(tmp_path, "play", "--seat", "strong", "--seed", "1", "--plain"), LANGUAGES["en"]
+    )
+    player.play_to_a_move(0)
+    assert "Bot 2 (" in player.last and LANGUAGES["en"].move in player.last
+    player.child.sendline("q")
+    player.child.expect(pexpect.EOF)
+    assert [seat.player for seat in read_save(only_save(tmp_path)).seats] == ["human", "ismcts"]

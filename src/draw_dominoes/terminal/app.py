@@ -26,7 +26,17 @@ def _level_help() -> str:
     )
 
 
+KEYS = """keys at your turn:
+  1, 2, ...    place the tile with that number (add l or r to choose the end)
+  [1|4]        place that tile (also 1-4, [1|4]@0)
+  d            draw a tile        p   pass (only when nothing else is allowed)
+  ?            the line in words  !   a hint (with --hints)
+  h            help               q   save and quit (also at "which end?")"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = KEYS
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
         "--seat",
         action="append",
@@ -108,8 +118,12 @@ def run(args: argparse.Namespace) -> int:
 
     from .. import bots
 
-    # A level is played by its bot, and saved as the bot's name.
-    players = [p if p == HUMAN else bots.resolve(p) for p in args.seat or [HUMAN, "greedy"]]
+    # A level is played by its bot, and saved as the bot's name; one bot alone means you
+    # against it.
+    chosen = args.seat or [HUMAN, "greedy"]
+    if len(chosen) == 1 and chosen[0] != HUMAN:
+        chosen = [HUMAN, *chosen]
+    players = [p if p == HUMAN else bots.resolve(p) for p in chosen]
     if not RULES.allows(len(players)):
         return fail("error_seat_count", count=len(players))
     if len(args.name) > len(players):

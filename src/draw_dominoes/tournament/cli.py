@@ -36,7 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a named variant of a bot or level, e.g. fast=ismcts:iterations=300 and "
         "slow=ismcts:iterations=4800, so that two settings of one bot can meet (repeatable)",
     )
-    parser.add_argument("--players", type=int, choices=RULES.player_counts, default=2)
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=RULES.player_counts,
+        default=2,
+        help="seats at every table (default: %(default)s)",
+    )
     parser.add_argument(
         "--matches",
         type=int,
@@ -50,7 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="match",
         help="play whole matches to the target (default) or single rounds",
     )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="deals every game: the same seed, the same deals (default: %(default)s)",
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -64,7 +75,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=Path("tournament.jsonl"),
         help="results file (JSON lines); a stopped run resumes from it",
     )
-    parser.add_argument("--backend", choices=("processes", "serial", "ray"), default="processes")
+    parser.add_argument(
+        "--backend",
+        choices=("processes", "serial", "ray"),
+        default="processes",
+        help="where the games run: local processes, this process, or Ray (default: %(default)s)",
+    )
     parser.add_argument(
         "--workers", type=int, default=None, help="parallel processes (default: every core)"
     )

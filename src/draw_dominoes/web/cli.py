@@ -8,8 +8,12 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default: %(default)s)"
+    )
     parser.add_argument(
         "--db",
         default=None,
@@ -21,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.8,
         metavar="SECONDS",
-        help="pause before each bot move, so people can follow the game",
+        help="pause before each bot move, so people can follow the game (default: %(default)s)",
     )
     table = parser.add_argument_group("tables", "how a table waits for its people")
     table_options: list[tuple[str, float, str]] = [
@@ -38,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=15.0,
         metavar="N",
-        help="messages a second each connection may send",
+        help="messages a second each connection may send (default: %(default)s)",
     )
     parser.add_argument(
         "--burst",
