@@ -267,7 +267,14 @@ def test_resume_after_the_process_is_killed_loses_nothing(tmp_path: Path) -> Non
     second = Player(spawn(data, "play", "--resume", "--plain"), words)
     assert second.next_prompt()
     assert f"Continuing the match saved in {path}" in second.last
-    assert hand_before in second.last  # the same hand, the same turn
+    assert hand_before in second.last  # the same hand, numbered the same, the same turn
+    assert "Player 1 draws a tile." not in second.last  # your own draws, as "You draw [a|b]."
+    assert killed_at.current_round.history and (
+        "You draw [" in second.last
+        or not any(
+            who == 0 and str(action) == "draw" for who, action in killed_at.current_round.history
+        )
+    )
     second.child.sendline(second.answer())
     second.play()
     assert record.dumps(read_save(path).match) == expected  # the same match as if never killed

@@ -54,7 +54,6 @@ class Session:
         self.shown = 0  # history entries shown to whoever sits at the keyboard
         self.at_keyboard: int | None = None
         self.save_problem: OSError | None = None  # why the last save failed, until one works
-        self.hand_orders: dict[int, list[Tile]] = {}  # per person: the order tiles are shown in
 
     # ----------------------------------------------------------------- saving
 
@@ -134,7 +133,6 @@ class Session:
         )
         self.seen = dict.fromkeys(self.humans, len(game.actions))
         self.shown = len(game.actions)
-        self.hand_orders = {}  # a new deal is shown in tile order
 
     def _round_over(self, game: Round) -> None:
         words = self.words
@@ -234,13 +232,27 @@ class Session:
             self.screen.say(self.words("help"))
 
     def _hand_order(self, view: PlayerView) -> list[Tile]:
-        """The seat's hand in the order its numbers are shown: as dealt (sorted), each
-        drawn tile after the others, so a draw never moves a number the player has read."""
+        """The seat's hand in the order its numbers are shown: as dealt (sorted), then each
+        drawn tile in the order drawn, so a draw never moves a number the player has read.
+        It follows from the round alone, so a resumed match numbers the hand as before."""
         held = set(view.hand)
-        kept = [tile for tile in self.hand_orders.get(view.player, []) if tile in held]
-        order = kept + [tile for tile in view.hand if tile not in kept]
-        self.hand_orders[view.player] = order
-        return order
+        dealt = self.match.current_round.deal[0][view.player]
+        drawn = [tile for _, tile in sorted(self._own_draws(view.player).items())]
+        return [tile for tile in (*dealt, *drawn) if tile in held]
+
+    def _own_draws(self, seat: int) -> dict[int, Tile]:
+        """The tiles ``seat`` drew this round, by their place in the history: the session
+        holds the whole round, and tells each seat only its own draws (R21)."""
+        game = self.match.current_round
+        boneyard = game.deal[1]
+        tiles: dict[int, Tile] = {}
+        draws = 0
+        for number, (who, action) in enumerate(game.history):
+            if isinstance(action, Draw):
+                if who == seat:
+                    tiles[number] = boneyard[draws]
+                draws += 1
+        return tiles
 
     def _hint(self, view: PlayerView) -> None:
         """The analysis's best action for this seat's view, if the match allows hints."""
@@ -261,12 +273,17 @@ class Session:
         screen.heading(words("turn_heading", name=self.names[seat]))
         if self.save_problem is not None:  # also for whoever missed the message (hot seat)
             screen.say((words("unsaved_note", problem=self.save_problem), "bold red"))
-        news = view.history[self.seen[seat] :]
+        start = self.seen[seat]
+        news = view.history[start:]
         if news:
-            acted = any(who == seat for who, _ in view.history[: self.seen[seat]])
+            acted = any(who == seat for who, _ in view.history[:start])
             screen.say(words("since_last_turn" if acted else "so_far"))
-            for who, action in news:
-                screen.say("  ", words.action(self.names[who], action))
+            drawn = self._own_draws(seat)
+            for number, (who, action) in enumerate(news, start):
+                if who == seat:  # after a resume: your own moves, as you made them
+                    screen.say("  ", words.own_action(action, drawn.get(number)))
+                else:
+                    screen.say("  ", words.action(self.names[who], action))
         self.seen[seat] = self.shown = len(view.history)
         self._scoreboard()
         screen.say(words("boneyard", size=view.boneyard_size, drawable=view.drawable))
