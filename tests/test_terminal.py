@@ -317,7 +317,10 @@ def test_hot_seat_hides_each_hand_before_the_keyboard_changes_hands(tmp_path: Pa
             hand_overs += 1
             assert "Pass the keyboard to" in display
             assert not TILE.search(display), display  # the last hand is gone from the screen
+            if hand_overs == 1:  # nothing secret yet: the welcome and the heading stay
+                assert "It is saved after every move" in display and "Round 1:" in display
         elif "to play" in display:
+            assert re.search(r"Round \d+: ", display), display  # the heading, shown again
             name = "Anna" if "Anna to play" in display else "Ben"
             hand = display[display.find("Your hand:") :].split("\n")[0]
             shown_hand[name] = TILE.findall(hand)

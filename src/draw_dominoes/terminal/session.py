@@ -53,6 +53,7 @@ class Session:
         self.seen = dict.fromkeys(self.humans, 0)  # per person: history entries already shown
         self.shown = 0  # history entries shown to whoever sits at the keyboard
         self.at_keyboard: int | None = None
+        self.heading = ""  # the current round's heading, shown again after a hand-over
         self.save_problem: OSError | None = None  # why the last save failed, until one works
 
     # ----------------------------------------------------------------- saving
@@ -128,9 +129,8 @@ class Session:
         game = self.match.current_round
         number = len(self.match.rounds) + 1
         self.screen.blank()
-        self.screen.heading(
-            self.words("round_heading", number=number, name=self.names[game.leader])
-        )
+        self.heading = self.words("round_heading", number=number, name=self.names[game.leader])
+        self.screen.heading(self.heading)
         self.seen = dict.fromkeys(self.humans, len(game.actions))
         self.shown = len(game.actions)
 
@@ -188,12 +188,14 @@ class Session:
         if self.at_keyboard == seat:
             return
         if len(self.humans) > 1:
-            self.screen.clear()
-            self.screen.blank()
+            if self.at_keyboard is not None:  # a hand is on the screen: hide it first
+                self.screen.clear()
+            self.screen.blank()  # before the first hand nothing is secret: the welcome stays
             answer = self.screen.ask(self.words("hand_over", name=self.names[seat]))
             if answer.strip().lower() in ("q", "quit"):
                 raise Quit
-            self.screen.clear()
+            if self.screen.clear() and self.heading:  # the round's heading, read again
+                self.screen.heading(self.heading)
         self.at_keyboard = seat
 
     def _human_turn(self, seat: int) -> Action:
