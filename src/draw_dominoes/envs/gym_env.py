@@ -116,7 +116,7 @@ class Seating:
     each other seat, all drawn from ``rng`` (the game's seed, the seat if not fixed, then
     each bot's seed, in that order)."""
 
-    __slots__ = ("players", "seat", "table")
+    __slots__ = ("opponents", "seat", "table")
 
     def __init__(
         self,
@@ -130,12 +130,12 @@ class Seating:
     ) -> None:
         game_seed = int(rng.integers(2**63))
         self.seat = int(rng.integers(players)) if fixed_seat is None else fixed_seat
-        self.players: dict[int, bots.Bot | Policy] = {}
+        self.opponents: dict[int, bots.Bot | Policy] = {}
         """Who plays each other seat."""
         others = [s for s in range(players) if s != self.seat]
         for other, spec in zip(others, opponents, strict=True):
             bot_seed = int(rng.integers(2**63))
-            self.players[other] = (
+            self.opponents[other] = (
                 bots.create(spec, seed=bot_seed) if isinstance(spec, str) else spec
             )
         self.table = Table(players, episode, reward, game_seed, history)
@@ -151,7 +151,7 @@ class Seating:
         earned = 0.0
         while not table.over and table.mover != me:
             mover = table.mover
-            player = self.players[mover]
+            player = self.opponents[mover]
             among = getattr(player, "choose_among", None)
             if among is not None:
                 move = action_id(among(table.round.legal_actions()))
