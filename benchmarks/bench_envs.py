@@ -32,9 +32,11 @@ def engine_steps(players: int, seconds: float) -> tuple[int, float]:
 
 
 def masked_uniform(rng: random.Random, mask: np.ndarray) -> int:
-    """A uniform legal id: as cheap as the engine loop's own pick, so the rates compare."""
-    legal = np.flatnonzero(mask)
-    return int(legal[int(rng.random() * len(legal))])
+    """A uniform legal id: as cheap as the engine loop's own pick, so the rates compare
+    (``mask.nonzero()`` as a list, not ``np.flatnonzero``, whose wrappers cost more
+    than the pick; the same ids in the same order, so the same games)."""
+    legal = mask.nonzero()[0].tolist()
+    return legal[int(rng.random() * len(legal))]
 
 
 def pettingzoo_steps(players: int, seconds: float) -> tuple[int, float]:

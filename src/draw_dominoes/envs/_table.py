@@ -7,10 +7,10 @@ from typing import Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import IllegalActionError
+from ..actions import IllegalActionError, action_for_id
 from ..game import Game
 from ..match import Match
-from ..round import Round
+from ..round import EMPTY, Round
 from ..rules import RULES
 from ..view import Outcome, PlayerView
 from .encoding import (
@@ -115,7 +115,7 @@ class Table:
     @property
     def mover(self) -> int:
         """The seat to act (after the end, the seat that acted last)."""
-        return self.round.current_player
+        return self.round._current
 
     def view(self, seat: int) -> PlayerView:
         return self.round.view(seat)
@@ -127,12 +127,15 @@ class Table:
         either way nothing changes (R8).
         """
         played = self.round
-        if played.outcome is not None and self.game.is_over:
+        if played._outcome is not None and self.game.is_over:
             raise IllegalActionError("the episode is over")
-        seat = played.current_player
-        move = id_to_action(action, not played.end_values)
+        seat = played._current
+        opening = played._ends == EMPTY
+        move = (
+            action_for_id(action, opening) if type(action) is int else id_to_action(action, opening)
+        )
         self.game.apply(move)
-        if played.outcome is None:
+        if played._outcome is None:
             self.tracker.record(seat, move)
             return self.nothing
         if isinstance(self.game, Match) and not self.game.is_over:
@@ -140,7 +143,7 @@ class Table:
             self.tracker = Tracker(self.round)
         else:
             self.tracker.record(seat, move)
-        return rewards_for(played.outcome, self.reward)
+        return rewards_for(played._outcome, self.reward)
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The encoding of ``seat``'s view (R21), without building the view; with

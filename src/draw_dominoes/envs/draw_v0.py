@@ -31,7 +31,17 @@ from ..actions import IllegalActionError
 from ..round import new_seed
 from . import render
 from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
-from .encoding import NUM_ACTIONS, STATE_HIGH, observation_high
+from .encoding import (
+    F32,
+    I8,
+    NUM_ACTIONS,
+    STATE_HIGH,
+    mask_bytes,
+    observation_buffer,
+    observation_high,
+)
+
+frombuffer = np.frombuffer
 
 __all__ = ["DrawParallelEnv", "cyclic_env", "env", "parallel_env", "raw_env"]
 
@@ -149,7 +159,12 @@ class _DrawEnv:
 
     def _observe(self, table: Table, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
-        return {"observation": table.observation(seat), "action_mask": table.mask(seat)}
+        if self.history:
+            return {"observation": table.observation(seat), "action_mask": table.mask(seat)}
+        return {
+            "observation": frombuffer(observation_buffer(table.tracker, seat), F32),
+            "action_mask": frombuffer(mask_bytes(table.round, seat), I8),
+        }
 
     def close(self) -> None:
         pass
@@ -164,6 +179,8 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         table = self._new_table(seed)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
+        """Whether ``rewards`` holds a value other than zero (it is replaced, never changed)."""
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -178,6 +195,18 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         return self._observe(self._require_table(), agent)
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``: the selected agent's observation, cumulative reward,
+        termination, truncation and info."""
+        agent = self.agent_selection
+        return (
+            self._observe(self._require_table(), agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: Any) -> None:
         table = self._require_table()
         agent = self.agent_selection
@@ -185,7 +214,9 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # a step that earns nothing leaves every reward at zero
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         if self.infos[agent]:
             self.infos[agent] = {}
         try:
@@ -193,13 +224,17 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
         except IllegalActionError as error:
             if self.illegal_action_reward is None:
                 raise
+            rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
             rewards[agent] = float(self.illegal_action_reward)
+            self._rewarded = True
             self.infos[agent] = {"illegal_action": str(error)}
             self._accumulate_rewards()
         else:
             if gained is not table.nothing:  # a round was settled
+                rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
                 for seat, value in enumerate(gained):
                     rewards[self.possible_agents[seat]] = value
+                self._rewarded = True
                 self._accumulate_rewards()
         self.steps += 1
         if table.over:

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import ACTION_IDS, DRAW, PASS, Action, Draw, Pass, Place, action_for_id
-from ..round import Round
+from ..round import EMPTY, TILES, Round
 from ..rules import RULES
 from ..tiles import ALL_TILES
 from ..view import PlayerView
@@ -39,7 +39,9 @@ from ..view import PlayerView
 __all__ = [
     "ACTION_SPACE_VERSION",
     "DRAW_ID",
+    "F32",
     "HISTORY_ROW",
+    "I8",
     "MAX_SEATS",
     "NUM_ACTIONS",
     "OBSERVATION_FIELDS",
@@ -63,6 +65,7 @@ __all__ = [
     "mask_bytes",
     "max_decisions",
     "observation",
+    "observation_buffer",
     "observation_bytes",
     "observation_high",
     "state_vector",
@@ -182,8 +185,8 @@ class Tracker:
         self.line_mask = 0
         self.decisions: list[tuple[int, int]] = []
         """Every decision so far: the seat and the action id (public: a draw names no tile)."""
-        self.lacks: dict[tuple[int, tuple[int, ...]], bytes] = {}
-        """Encoded lacking rows by seat and lacking masks: they rarely change."""
+        self.lacks: dict[tuple[int, ...], bytes] = {}
+        """Encoded lacking rows by seat, then every seat's lacking mask: they rarely change."""
         self.tails: list[bytes | None] = [None] * game.players
         """Each seat's encoded scores and seats present, fixed until the round ends."""
         for seat, action in game.history:  # a round already under way, counted once
@@ -221,7 +224,26 @@ _ENDS: Final[dict[tuple[int, ...], bytes]] = {
 """Both ends one-hot, then the line is not empty."""
 _NO_ENDS: Final = _NO_VALUE + _NO_VALUE + np.float32(1).tobytes()
 _FOUR: Final = struct.Struct("<4f").pack
+_EIGHT: Final = struct.Struct("<8f").pack
 _ONE: Final = struct.Struct("<f").pack
+F32: Final = np.dtype(np.float32)
+I8: Final = np.dtype(np.int8)
+# The engine's own fields are read directly below (``Round`` keeps the line's ends as
+# one code, ``7 * end0 + end1``, and ``EMPTY`` before the opening): the encoders run once
+# a step, and a property or a checked accessor per fact would cost more than the rest.
+_ENDS_BY_CODE: Final = tuple(_ENDS[divmod(code, 7)] for code in range(EMPTY)) + (_NO_ENDS,)
+_ENDS_AND_BONEYARD: Final = tuple(
+    tuple(ends + _ONE(TILES - drawn) for drawn in range(TILES + 1)) for ends in _ENDS_BY_CODE
+)
+"""``[ends code][tiles dealt or drawn]``: the ends, line_empty and boneyard_size fields."""
+_SEAT_PAIRS: Final = tuple(
+    tuple(
+        (_ONE_HOT_SEAT[mover] if mover < MAX_SEATS else _NO_SEAT) + _ONE_HOT_SEAT[leader]
+        for leader in range(MAX_SEATS)
+    )
+    for mover in range(MAX_SEATS + 1)
+)
+"""``[relative mover, or 4 once over][relative leader]``: the to_move and leader fields."""
 
 
 def _orders() -> tuple[tuple[Callable[[Sequence[int]], tuple[int, ...]], ...], ...]:
@@ -240,66 +262,93 @@ def _orders() -> tuple[tuple[Callable[[Sequence[int]], tuple[int, ...]], ...], .
 
 _ORDER: Final = _orders()
 _PAD: Final = tuple((0,) * (MAX_SEATS - n) for n in range(MAX_SEATS + 1))
+_ORDER8: Final = tuple(
+    tuple(
+        operator.itemgetter(
+            *[(seat + r) % n for r in range(n)],
+            *range(n, MAX_SEATS),
+            *[MAX_SEATS + (seat + r) % n for r in range(n)],
+            *range(MAX_SEATS + n, 2 * MAX_SEATS),
+        )
+        for seat in range(n)
+    )
+    if n
+    else ()
+    for n in range(MAX_SEATS + 1)
+)
+"""``_ORDER8[n][seat]``: ``_ORDER`` of two padded rows of four at once."""
+_RELATIVE: Final = tuple(
+    tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n)) if n else ()
+    for n in range(MAX_SEATS + 1)
+)
+"""``_RELATIVE[n][seat][s]``: seat ``s`` as seen from ``seat`` (0 = itself)."""
+_BIT_COUNT: Final = int.bit_count
 
 
 def fast_observation(tracker: Tracker, seat: int) -> npt.NDArray[np.float32]:
     """``observation(round.view(seat))``, built from the engine's bitmasks and the tracker
     without a view: only the seat's own hand and public facts are read (R21), and a test
     checks it equals the view's encoding over random rounds."""
-    return np.frombuffer(bytearray(observation_bytes(tracker, seat)), dtype=np.float32)
+    return np.frombuffer(observation_buffer(tracker, seat), F32)
 
 
 def observation_bytes(tracker: Tracker, seat: int) -> bytes:
     """``fast_observation`` as the raw float32 bytes, for batches joined into one array."""
+    return bytes(observation_buffer(tracker, seat))
+
+
+def observation_buffer(tracker: Tracker, seat: int) -> bytearray:
+    """``fast_observation``'s float32 bytes in a new buffer of their own (writable)."""
     game = tracker.round
-    n = game.players
+    n = game._n
+    if type(seat) is not int or not 0 <= seat < n:
+        game.hand_mask(seat)  # the engine's error for a seat that does not exist
     halves = _HALVES
-    hand, line = game.hand_mask(seat), tracker.line_mask
-    ends = game.end_values
+    hand, line = game._hands[seat], tracker.line_mask
     order = _ORDER[n][seat]
     pad = _PAD[n]
-    over = game.outcome is not None
-    lacks = game.lack_masks
-    known = tracker.lacks.get((seat, lacks))
+    outcome = game._outcome
+    lacks = game._lacks
+    key = (seat, *lacks)
+    known = tracker.lacks.get(key)
     if known is None:
         rows = _LACK_ROWS
-        known = tracker.lacks[(seat, lacks)] = b"".join(rows[m] for m in order(lacks + pad))
-    tail = tracker.tails[seat] if not over else None
+        known = tracker.lacks[key] = b"".join(rows[m] for m in order((*lacks, *pad)))
+    tail = tracker.tails[seat] if outcome is None else None
     if tail is None:
-        scores = game.scores
-        outcome = game.outcome
+        scores = game._scores
         if outcome is not None:  # as the view shows them: with the round's credits
             scores = tuple(s + c for s, c in zip(scores, outcome.credits, strict=True))
         tail = _FOUR(*order(scores + pad)) + _PRESENT[n]
-        if not over:
+        if outcome is None:
             tracker.tails[seat] = tail
-    return b"".join(
+    relative = _RELATIVE[n][seat]
+    return bytearray().join(
         (
             halves[hand & 0x3FFF],
             halves[hand >> 14],
             halves[line & 0x3FFF],
             halves[line >> 14],
-            _ENDS[ends] if ends else _NO_ENDS,
-            _ONE(game.boneyard_size),
-            _FOUR(*order(game.hand_sizes + pad)),
-            _FOUR(*order((*tracker.draws, *pad))),
+            _ENDS_AND_BONEYARD[game._ends][game._drawn],
+            _EIGHT(*_ORDER8[n][seat]((*map(_BIT_COUNT, game._hands), *pad, *tracker.draws, *pad))),
             known,
             tail,
-            _NO_SEAT if over else _ONE_HOT_SEAT[(game.current_player - seat) % n],
-            _ONE_HOT_SEAT[(game.leader - seat) % n],
+            _SEAT_PAIRS[MAX_SEATS if outcome is not None else relative[game._current]][
+                relative[game._leader]
+            ],
         )
     )
 
 
 def fast_mask(game: Round, seat: int) -> npt.NDArray[np.int8]:
     """``action_mask(round.view(seat))`` without the view."""
-    return np.frombuffer(mask_bytes(game, seat), dtype=np.int8)
+    return np.frombuffer(mask_bytes(game, seat), I8)
 
 
 def mask_bytes(game: Round, seat: int) -> bytearray:
     """``fast_mask`` as raw int8 bytes, for batches."""
     mask = bytearray(_NO_ACTIONS)
-    if game.outcome is None and game.current_player == seat:
+    if game._outcome is None and game._current == seat:
         for action in game.legal_actions():
             mask[action.id] = 1
     return mask
