@@ -35,6 +35,7 @@ from draw_dominoes import (
     Tile,
     bots,
 )
+from draw_dominoes.bots.simple import GreedyBot
 from draw_dominoes.envs import (
     ACTION_SPACE_VERSION,
     DRAW_ID,
@@ -62,7 +63,7 @@ from draw_dominoes.envs.encoding import (
     fast_observation,
     max_decisions,
 )
-from draw_dominoes.envs.gym_env import DrawDominoesEnv, DrawDominoesVectorEnv
+from draw_dominoes.envs.gym_env import _GREEDY_RANK, DrawDominoesEnv, DrawDominoesVectorEnv
 
 # ----------------------------------------------------------------- action ids
 
@@ -714,3 +715,42 @@ def test_the_batched_vector_env_is_seeded_and_penalises_illegal_actions() -> Non
     after, rewards, _, _, info2 = env.step(np.array([illegal, legal]))
     assert rewards[0] == ILLEGAL_ACTION_REWARD and np.array_equal(after[0], obs[0])
     assert info2["_illegal_action"].tolist() == [True, False]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_gymnasium_envs_quick_bots_choose_as_the_bots_do(players: int) -> None:
+    """The opponents' fast paths: the greedy order picks what ``GreedyBot`` picks, and a
+    random opponent plays exactly the moves of the same bot asked through ``choose``."""
+    greedy = GreedyBot()
+    rng = random.Random(players)
+    for seed in range(40):
+        game = Round.new(players, seed=seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            assert max(legal, key=_GREEDY_RANK) is greedy.choose_among(legal)
+            game.apply(rng.choice(legal))
+
+    class Slow:
+        """The random bot seen only through ``choose`` (no fast path applies)."""
+
+        name = "slow random"
+
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def choose(self, view: Any) -> Any:
+            return self.bot.choose(view)
+
+    fast = DrawDominoesEnv(opponents=["random"] * (players - 1), seat=None)
+    slow = DrawDominoesEnv(opponents=["random"] * (players - 1), seat=None)
+    for seed in range(10):
+        obs, info = fast.reset(seed=seed)
+        slow.reset(seed=seed)
+        assert slow.seating is not None
+        slow.seating.opponents = {s: Slow(b) for s, b in slow.seating.opponents.items()}
+        done = False
+        while not done:
+            action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+            obs, reward, done, _, info = fast.step(action)
+            obs2, reward2, done2, _, _ = slow.step(action)
+            assert np.array_equal(obs, obs2) and (reward, done) == (reward2, done2)

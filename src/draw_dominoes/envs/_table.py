@@ -7,7 +7,7 @@ from typing import Literal, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import IllegalActionError, action_for_id
+from ..actions import Action, IllegalActionError, action_for_id
 from ..game import Game
 from ..match import Match
 from ..round import EMPTY, Round
@@ -110,7 +110,9 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.game.is_over
+        """The episode is over: the round being played is over (``play`` moves a match
+        that goes on to its next round)."""
+        return self.round._outcome is not None
 
     @property
     def mover(self) -> int:
@@ -129,11 +131,15 @@ class Table:
         played = self.round
         if played._outcome is not None and self.game.is_over:
             raise IllegalActionError("the episode is over")
-        seat = played._current
         opening = played._ends == EMPTY
-        move = (
+        return self.play(
             action_for_id(action, opening) if type(action) is int else id_to_action(action, opening)
         )
+
+    def play(self, move: Action) -> tuple[float, ...]:
+        """``apply`` for an action rather than its id (the bots' moves), the episode not over."""
+        played = self.round
+        seat = played._current
         self.game.apply(move)
         if played._outcome is None:
             self.tracker.record(seat, move)

@@ -198,9 +198,11 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """PettingZoo's ``last``: the selected agent's observation, cumulative reward,
         termination, truncation and info."""
-        agent = self.agent_selection
+        agent, table = self.agent_selection, self.table
+        if table is None:
+            raise RuntimeError("call reset() before using the environment")
         return (
-            self._observe(self._require_table(), agent) if observe else None,
+            self._observe(table, agent) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -208,8 +210,9 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
         )
 
     def step(self, action: Any) -> None:
-        table = self._require_table()
-        agent = self.agent_selection
+        agent, table = self.agent_selection, self.table
+        if table is None:
+            raise RuntimeError("call reset() before using the environment")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return

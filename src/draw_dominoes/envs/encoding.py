@@ -177,7 +177,7 @@ class Tracker:
     keep (each seat's draws, the tiles on the line), updated action by action, so that an
     environment never rebuilds a view or replays the history to encode a step."""
 
-    __slots__ = ("decisions", "draws", "lacks", "line_mask", "round", "tails")
+    __slots__ = ("decisions", "draws", "fixed", "line_mask", "round")
 
     def __init__(self, game: Round) -> None:
         self.round = game
@@ -185,20 +185,22 @@ class Tracker:
         self.line_mask = 0
         self.decisions: list[tuple[int, int]] = []
         """Every decision so far: the seat and the action id (public: a draw names no tile)."""
-        self.lacks: dict[tuple[int, ...], bytes] = {}
-        """Encoded lacking rows by seat, then every seat's lacking mask: they rarely change."""
-        self.tails: list[bytes | None] = [None] * game.players
-        """Each seat's encoded scores and seats present, fixed until the round ends."""
+        self.fixed: list[bytes | None] = [None] * game.players
+        """Each seat's encoded lacking rows, scores and seats present: they change only
+        when someone passes (``record`` forgets them) and when the round ends."""
         for seat, action in game.history:  # a round already under way, counted once
             self.record(seat, action)
 
     def record(self, seat: int, action: Action) -> None:
         """Note ``action``, just played by ``seat``."""
         self.decisions.append((seat, action.id))
-        if type(action) is Draw:
+        kind = type(action)
+        if kind is Place:
+            self.line_mask |= action.tile.bit  # type: ignore[union-attr]
+        elif kind is Draw:
             self.draws[seat] += 1
-        elif type(action) is Place:
-            self.line_mask |= action.tile.bit
+        else:  # a pass: the seat is known to lack both end values now
+            self.fixed = [None] * len(self.fixed)
 
 
 # The observation is assembled from bytes: a float32 row for every 14-bit half of a tile
@@ -262,27 +264,31 @@ def _orders() -> tuple[tuple[Callable[[Sequence[int]], tuple[int, ...]], ...], .
 
 _ORDER: Final = _orders()
 _PAD: Final = tuple((0,) * (MAX_SEATS - n) for n in range(MAX_SEATS + 1))
-_ORDER8: Final = tuple(
-    tuple(
-        operator.itemgetter(
-            *[(seat + r) % n for r in range(n)],
-            *range(n, MAX_SEATS),
-            *[MAX_SEATS + (seat + r) % n for r in range(n)],
-            *range(MAX_SEATS + n, 2 * MAX_SEATS),
-        )
-        for seat in range(n)
-    )
-    if n
-    else ()
+
+
+def _sizes_and_draws(n: int, seat: int) -> Callable[[list[int], list[int]], bytes]:
+    """The hand_sizes and draws fields from ``n`` hands and draw counts, seen from ``seat``:
+    one function a seat, so that a step spends no time ordering the seats."""
+    bits, pack = int.bit_count, _EIGHT
+    if n == 2:
+        a, b = seat, 1 - seat
+        return lambda h, d: pack(bits(h[a]), bits(h[b]), 0, 0, d[a], d[b], 0, 0)
+    if n == 3:
+        a, b, c = seat, (seat + 1) % 3, (seat + 2) % 3
+        return lambda h, d: pack(bits(h[a]), bits(h[b]), bits(h[c]), 0, d[a], d[b], d[c], 0)
+    a, b, c, e = seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4
+    return lambda h, d: pack(bits(h[a]), bits(h[b]), bits(h[c]), bits(h[e]), d[a], d[b], d[c], d[e])
+
+
+_SIZES_AND_DRAWS: Final = tuple(
+    tuple(_sizes_and_draws(n, seat) for seat in range(n)) if n >= 2 else ()
     for n in range(MAX_SEATS + 1)
 )
-"""``_ORDER8[n][seat]``: ``_ORDER`` of two padded rows of four at once."""
 _RELATIVE: Final = tuple(
     tuple(tuple((s - seat) % n for s in range(n)) for seat in range(n)) if n else ()
     for n in range(MAX_SEATS + 1)
 )
 """``_RELATIVE[n][seat][s]``: seat ``s`` as seen from ``seat`` (0 = itself)."""
-_BIT_COUNT: Final = int.bit_count
 
 
 def fast_observation(tracker: Tracker, seat: int) -> npt.NDArray[np.float32]:
@@ -305,23 +311,22 @@ def observation_buffer(tracker: Tracker, seat: int) -> bytearray:
         game.hand_mask(seat)  # the engine's error for a seat that does not exist
     halves = _HALVES
     hand, line = game._hands[seat], tracker.line_mask
-    order = _ORDER[n][seat]
-    pad = _PAD[n]
     outcome = game._outcome
-    lacks = game._lacks
-    key = (seat, *lacks)
-    known = tracker.lacks.get(key)
-    if known is None:
-        rows = _LACK_ROWS
-        known = tracker.lacks[key] = b"".join(rows[m] for m in order((*lacks, *pad)))
-    tail = tracker.tails[seat] if outcome is None else None
-    if tail is None:
+    pad = _PAD[n]
+    fixed = tracker.fixed[seat] if outcome is None else None
+    if fixed is None:
+        order = _ORDER[n][seat]
         scores = game._scores
         if outcome is not None:  # as the view shows them: with the round's credits
             scores = tuple(s + c for s, c in zip(scores, outcome.credits, strict=True))
-        tail = _FOUR(*order(scores + pad)) + _PRESENT[n]
+        rows = _LACK_ROWS
+        fixed = (
+            b"".join(rows[m] for m in order((*game._lacks, *pad)))
+            + _FOUR(*order(scores + pad))
+            + _PRESENT[n]
+        )
         if outcome is None:
-            tracker.tails[seat] = tail
+            tracker.fixed[seat] = fixed
     relative = _RELATIVE[n][seat]
     return bytearray().join(
         (
@@ -330,9 +335,8 @@ def observation_buffer(tracker: Tracker, seat: int) -> bytearray:
             halves[line & 0x3FFF],
             halves[line >> 14],
             _ENDS_AND_BONEYARD[game._ends][game._drawn],
-            _EIGHT(*_ORDER8[n][seat]((*map(_BIT_COUNT, game._hands), *pad, *tracker.draws, *pad))),
-            known,
-            tail,
+            _SIZES_AND_DRAWS[n][seat](game._hands, tracker.draws),
+            fixed,
             _SEAT_PAIRS[MAX_SEATS if outcome is not None else relative[game._current]][
                 relative[game._leader]
             ],

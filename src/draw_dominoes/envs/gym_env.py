@@ -23,19 +23,26 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import bots
-from ..actions import IllegalActionError
+from ..actions import DRAW, PASS, Action, IllegalActionError, Place
+from ..bots.simple import GreedyBot, RandomBot
 from ..round import Round
+from ..tiles import ALL_TILES
 from . import render
 from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
 from .batch import BatchRounds, greedy_choice, random_choice
 from .encoding import (
+    F32,
+    I8,
     MAX_SEATS,
     NUM_ACTIONS,
     action_id,
     mask_bytes,
+    observation_buffer,
     observation_bytes,
     observation_high,
 )
+
+frombuffer = np.frombuffer
 
 __all__ = ["DrawDominoesEnv", "DrawDominoesVectorEnv", "Seating"]
 
@@ -44,6 +51,15 @@ _BATCHED: Final = {"random": 1, "greedy": 2}
 """The bots the batched vector env plays itself, with numpy (``batch``)."""
 Observations = npt.NDArray[np.float32]
 """A batch: one observation a row."""
+_GREEDY_RANKS: Final[dict[Action, int]] = {
+    place: place.tile.pips * 1000 + place.tile.index * 2 + (1 - (place.end or 0))
+    for place in (Place(tile, end) for tile in ALL_TILES for end in (0, 1, None))
+}
+_GREEDY_RANKS[DRAW] = -1
+_GREEDY_RANKS[PASS] = -2
+_GREEDY_RANK: Final = _GREEDY_RANKS.__getitem__
+"""``GreedyBot.choose_among`` as a key of ``max``: its placements' order (the heaviest
+tile, then the higher tile, then end 0), every one above a draw or a pass (never both)."""
 
 
 Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
@@ -148,13 +164,25 @@ class Seating:
         is not handed a view; a policy gets its seat's encoding and mask; any other bot
         chooses from its view (R21)."""
         table, me = self.table, self.seat
+        opponents = self.opponents
         earned = 0.0
-        while not table.over and table.mover != me:
-            mover = table.mover
-            player = self.opponents[mover]
+        while True:
+            played = table.round  # the next round's once a match goes on
+            mover = played._current
+            if mover == me or played._outcome is not None:
+                break
+            player = opponents[mover]
+            kind = type(player)
+            if kind is RandomBot:  # what its choose_among does, without the call
+                choice = cast(RandomBot, player).rng.choice(played.legal_actions())
+                earned += table.play(choice)[me]
+                continue
+            if kind is GreedyBot:
+                earned += table.play(max(played.legal_actions(), key=_GREEDY_RANK))[me]
+                continue
             among = getattr(player, "choose_among", None)
             if among is not None:
-                move = action_id(among(table.round.legal_actions()))
+                move = action_id(among(played.legal_actions()))
             else:
                 choose = getattr(player, "choose", None)
                 if callable(choose):
@@ -212,10 +240,12 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         return self.seating
 
     def _observe(self) -> tuple[Observation, dict[str, Any]]:
-        table = self._require_seating().table
-        return table.observation(self.seat), {
-            "action_mask": table.mask(self.seat),
-            "seat": self.seat,
+        table, seat = self._require_seating().table, self.seat
+        if self.history:
+            return table.observation(seat), {"action_mask": table.mask(seat), "seat": seat}
+        return frombuffer(observation_buffer(table.tracker, seat), F32), {
+            "action_mask": frombuffer(mask_bytes(table.round, seat), I8),
+            "seat": seat,
         }
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -242,14 +272,16 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         return self._observe()
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        seating = self._require_seating()
-        table = seating.table
+        seating = self.seating
+        if seating is None:
+            raise RuntimeError("call reset() before step()")
+        table, seat = seating.table, self.seat
         if table.over:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            reward = table.apply(int(action) if isinstance(action, np.integer) else action)[
-                self.seat
-            ]
+            if type(action) is not int and isinstance(action, np.integer):
+                action = int(action)
+            reward = table.apply(action)[seat]
         except IllegalActionError as error:
             if self.illegal_action_reward is None:
                 raise
@@ -257,7 +289,11 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
             info["illegal_action"] = str(error)
             return obs, float(self.illegal_action_reward), False, False, info
         reward += seating.play_opponents()
-        obs, info = self._observe()
+        if self.history:
+            obs, info = self._observe()
+        else:
+            obs = frombuffer(observation_buffer(table.tracker, seat), F32)
+            info = {"action_mask": frombuffer(mask_bytes(table.round, seat), I8), "seat": seat}
         return obs, float(reward), table.over, False, info
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
