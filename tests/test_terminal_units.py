@@ -248,7 +248,7 @@ def test_a_save_whose_record_does_not_replay_names_the_problem(tmp_path: Path) -
 
 
 def test_resume_picks_the_newest_unfinished_match(tmp_path: Path) -> None:
-    seats = (saves.Seat("greedy"), saves.Seat("random"))
+    seats = (saves.Seat("human"), saves.Seat("random"))
     finished = Match.new(2, seed=1)
     while not finished.is_over:
         finished.apply(finished.legal_actions()[0])
@@ -262,7 +262,14 @@ def test_resume_picks_the_newest_unfinished_match(tmp_path: Path) -> None:
         os.utime(tmp_path / name, ns=(10**18 - age * 10**9, 10**18 - age * 10**9))
     found = saves.latest_unfinished(tmp_path)
     assert found is not None and found.match.seed == 3
+    assert [saved.match.seed for saved in saves.unfinished(tmp_path)] == [3, 2]  # newest first
     assert saves.latest_unfinished(tmp_path / "nowhere") is None
+    bots_alone = Match.new(2, seed=4)  # the newest, but nobody resumes bots alone unasked
+    saves.write_save(
+        tmp_path / "4.json", (saves.Seat("greedy"), saves.Seat("random")), "en", bots_alone
+    )
+    assert [saved.match.seed for saved in saves.unfinished(tmp_path)] == [3, 2]
+    assert [s.match.seed for s in saves.unfinished(tmp_path, with_bots_alone=True)] == [4, 3, 2]
 
 
 def test_every_bot_decision_has_its_own_seed() -> None:

@@ -22,6 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "draw_dominoes.terminal.review",
         "every decision of a saved or finished match, valued by the bots",
     ),
+    "stats": (
+        "draw_dominoes.terminal.stats",
+        "your wins and losses against the bots, by level and number of players",
+    ),
     "serve": ("draw_dominoes.web.cli", "run the web app"),
     "backup": ("draw_dominoes.web.backup", "copy the web app's database, safe while it runs"),
     "tournament": ("draw_dominoes.tournament.cli", "play bots against each other and rate them"),
@@ -35,11 +39,12 @@ EXTRAS: dict[str, str] = {
     "play": "terminal",
     "replay": "terminal",
     "review": "terminal",
+    "stats": "terminal",
     "serve": "web",
     "tournament": "tournament",
 }
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
-    "terminal": ("rich",),
+    "terminal": ("rich", "textual"),
     "web": ("fastapi", "starlette", "uvicorn", "websockets", "prometheus_client", "httptools"),
     "tournament": ("ray", "matplotlib", "tqdm"),
 }

@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..i18n import LANGUAGES
 from ..rules import RULES
+
+if TYPE_CHECKING:
+    from ..match import Match
+    from .saves import Saved, Seat
 
 HUMAN = "human"
 
@@ -74,19 +79,11 @@ def run(args: argparse.Namespace) -> int:
     from ..cli import invocation
     from ..i18n import language_from_environment, translate
     from ..match import Match
-    from .saves import (
-        SaveError,
-        Seat,
-        latest_unfinished,
-        new_save_path,
-        read_save,
-        saves_directory,
-    )
-    from .screen import Screen
-    from .session import Session
+    from .saves import SaveError, Seat, new_save_path, read_save, saves_directory, unfinished
 
     lang: str = args.lang or language_from_environment()
-    screen = Screen(plain=args.plain)
+    # Full screen for people at a terminal; --plain (and bots alone) keep the line-based mode.
+    full_screen = not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
 
     def fail(key: str, **values: object) -> int:
         print(translate(f"terminal.{key}", lang, command=invocation(), **values), file=sys.stderr)
@@ -99,10 +96,13 @@ def run(args: argparse.Namespace) -> int:
             if args.resume:
                 saved = read_save(Path(args.resume))
             else:
-                found = latest_unfinished(saves_directory())
-                if found is None:
+                found = unfinished(saves_directory())  # people's matches only, newest first
+                if not found:
                     return fail("error_nothing_to_resume", directory=saves_directory())
-                saved = found
+                chosen_save = _choose_save(found, args.lang or found[0].lang, full_screen)
+                if chosen_save is None:
+                    return 0
+                saved = chosen_save
         except SaveError as exc:
             message = translate("terminal.error_bad_save", lang, problem=exc, command=invocation())
             print(message, file=sys.stderr)
@@ -112,15 +112,26 @@ def run(args: argparse.Namespace) -> int:
         lang = args.lang or saved.lang
         if any(seat.is_human for seat in saved.seats) and not sys.stdin.isatty():
             return fail("error_no_terminal")
-        session = Session(saved.match, saved.seats, lang, screen, saved.path, saved.hints)
-        screen.say(translate("terminal.resuming", lang, path=saved.path))
-        return session.play(resumed=True)
+        resuming = translate("terminal.resuming", lang, path=saved.path)
+        return _play(saved.match, saved.seats, lang, saved.path, saved.hints, args, resuming)
 
     from .. import bots
 
+    hints: bool = args.hints
+    if args.seat:
+        chosen = list(args.seat)
+    elif full_screen:  # the set-up screen offers the levels, each with what it does
+        from .board import Setup
+
+        choice = Setup(lang, hints).run()
+        if choice is None:
+            return 0
+        chosen = [HUMAN, *[choice.level] * choice.opponents]
+        hints = choice.hints
+    else:
+        chosen = [HUMAN, "greedy"]
     # A level is played by its bot, and saved as the bot's name; one bot alone means you
     # against it.
-    chosen = args.seat or [HUMAN, "greedy"]
     if len(chosen) == 1 and chosen[0] != HUMAN:
         chosen = [HUMAN, *chosen]
     players = [p if p == HUMAN else bots.resolve(p) for p in chosen]
@@ -134,11 +145,73 @@ def run(args: argparse.Namespace) -> int:
         return fail("error_no_terminal")
     match = Match.new(len(seats), seed=args.seed)
     path = new_save_path(saves_directory())
-    session = Session(match, seats, lang, screen, path, args.hints)
     if args.seed is None:  # the seed deals every round: not shown before the match is over (R21)
-        screen.say(translate("terminal.welcome", lang, target=match.target, path=path))
+        welcome = translate("terminal.welcome", lang, target=match.target, path=path)
     else:  # the player chose it and knows it
-        welcome = "terminal.welcome_seeded"
-        screen.say(translate(welcome, lang, seed=match.seed, target=match.target, path=path))
-    session.save()  # a failure is told, and the match is played in memory all the same
-    return session.play()
+        key = "terminal.welcome_seeded"
+        welcome = translate(key, lang, seed=match.seed, target=match.target, path=path)
+    return _play(match, seats, lang, path, hints, args, welcome, new=True)
+
+
+def _play(
+    match: Match,
+    seats: tuple[Seat, ...],
+    lang: str,
+    path: Path,
+    hints: bool,
+    args: argparse.Namespace,
+    notice: str,
+    new: bool = False,
+) -> int:
+    """The full-screen board for people at a terminal, else the line-based session."""
+    from .screen import Screen
+    from .session import Session
+
+    if (
+        not args.plain
+        and sys.stdin.isatty()
+        and sys.stdout.isatty()
+        and any(seat.is_human for seat in seats)
+    ):
+        from .board import Board
+
+        farewell = Board(match, seats, lang, path, hints, notice=notice).run()
+        for line in farewell.lines if farewell is not None else ():
+            print(line)
+        return 0
+    screen = Screen(plain=args.plain)
+    session = Session(match, seats, lang, screen, path, hints)
+    screen.say(notice)
+    if new:
+        session.save()  # a failure is told, and the match is played in memory all the same
+    return session.play(resumed=not new)
+
+
+def _choose_save(found: list[Saved], lang: str, full_screen: bool) -> Saved | None:
+    """The save to continue: the only one, or the one chosen from a list, newest first."""
+    if len(found) == 1 or not sys.stdin.isatty():
+        return found[0]
+    if full_screen:
+        from .board import ResumeChooser
+
+        return ResumeChooser(found, lang).run()
+    from .board import describe_save
+    from .words import Words
+
+    words = Words(lang)
+    print(words("resume_title"))
+    for number, saved in enumerate(found, 1):
+        print(f"  {number}. {describe_save(saved, words)}")
+    while True:
+        print(words("resume_prompt"))
+        try:
+            answer = input("> ").strip().lower()
+        except EOFError:
+            return None
+        if answer in ("q", "quit"):
+            return None
+        if not answer:
+            return found[0]
+        if answer.isdigit() and 1 <= int(answer) <= len(found):
+            return found[int(answer) - 1]
+        print(words("resume_bad_choice", text=answer[:24], count=len(found)))

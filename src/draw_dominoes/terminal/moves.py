@@ -15,7 +15,7 @@ from ..tiles import Tile
 from ..view import PlayerView
 from .words import Words
 
-__all__ = ["ChooseEnd", "Command", "Refusal", "read_end", "read_move"]
+__all__ = ["ChooseEnd", "Command", "Refusal", "at_end", "read_end", "read_move", "read_tile"]
 
 COMMANDS = {
     "?": "describe",
@@ -108,6 +108,24 @@ def read_move(
         end = tile_match.group(3) or tile_match.group(4) or ""
         return _place(tile, end, view, words)
     return Refusal(words("refuse_unknown", text=_shorten(text.strip())))
+
+
+def read_tile(tile: Tile, view: PlayerView, words: Words, end: int | None = None) -> Reading:
+    """Placing ``tile`` (chosen on a board, not typed): the action, "which end?" when it
+    fits two ends that show different values, or why it cannot be placed."""
+    if tile not in view.hand:
+        return Refusal(words("refuse_not_held", tile=tile))
+    options = tuple(a for a in view.legal_actions if isinstance(a, Place) and a.tile == tile)
+    if end is None or not options or options[0].end is None:  # no end to choose, or none fits
+        return _place(tile, "", view, words)
+    return _at_end(tile, end, options, view, words)
+
+
+def at_end(choice: ChooseEnd, end: int, view: PlayerView, words: Words) -> Place | Refusal:
+    """The answer ``end`` (0 left, 1 right) to "which end?"."""
+    reading = _at_end(choice.tile, end, choice.options, view, words)
+    assert isinstance(reading, Place | Refusal)
+    return reading
 
 
 def _shorten(text: str) -> str:

@@ -30,6 +30,7 @@ __all__ = [
     "read_game",
     "read_save",
     "saves_directory",
+    "unfinished",
     "write_save",
 ]
 
@@ -186,15 +187,25 @@ def read_game(path: Path) -> tuple[Round | Match, tuple[Seat, ...], str | None, 
     return game, tuple(Seat(HUMAN) for _ in range(game.players)), None, False
 
 
-def latest_unfinished(directory: Path) -> Saved | None:
-    """The most recently written save whose match is not over; a damaged newer save is an error."""
+def unfinished(directory: Path, *, with_bots_alone: bool = False) -> list[Saved]:
+    """The saves whose match is not over, the most recently written first; a damaged save is
+    an error (SaveError), never skipped in silence. Matches of bots alone are left out unless
+    ``with_bots_alone``: nobody continues those without naming the file."""
     if not directory.is_dir():
-        return None
+        return []
     paths = sorted(
         directory.glob("*.json"), key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True
     )
+    found = []
     for path in paths:
         saved = read_save(path)
-        if not saved.match.is_over:
-            return saved
-    return None
+        people = any(seat.is_human for seat in saved.seats)
+        if not saved.match.is_over and (people or with_bots_alone):
+            found.append(saved)
+    return found
+
+
+def latest_unfinished(directory: Path, *, with_bots_alone: bool = False) -> Saved | None:
+    """The most recently written unfinished save (see ``unfinished``), or None."""
+    found = unfinished(directory, with_bots_alone=with_bots_alone)
+    return found[0] if found else None

@@ -11,6 +11,7 @@ from ..match import Match
 from ..round import Round
 from ..tiles import Tile
 from ..view import PlayerView
+from .hands import drawn_tile, hand_order, own_draws
 from .moves import ChooseEnd, Command, Refusal, read_end, read_move
 from .saves import Seat, write_save
 from .screen import Part, Screen
@@ -234,27 +235,10 @@ class Session:
             self.screen.say(self.words("help"))
 
     def _hand_order(self, view: PlayerView) -> list[Tile]:
-        """The seat's hand in the order its numbers are shown: as dealt (sorted), then each
-        drawn tile in the order drawn, so a draw never moves a number the player has read.
-        It follows from the round alone, so a resumed match numbers the hand as before."""
-        held = set(view.hand)
-        dealt = self.match.current_round.deal[0][view.player]
-        drawn = [tile for _, tile in sorted(self._own_draws(view.player).items())]
-        return [tile for tile in (*dealt, *drawn) if tile in held]
+        return hand_order(self.match.current_round, view.player)
 
     def _own_draws(self, seat: int) -> dict[int, Tile]:
-        """The tiles ``seat`` drew this round, by their place in the history: the session
-        holds the whole round, and tells each seat only its own draws (R21)."""
-        game = self.match.current_round
-        boneyard = game.deal[1]
-        tiles: dict[int, Tile] = {}
-        draws = 0
-        for number, (who, action) in enumerate(game.history):
-            if isinstance(action, Draw):
-                if who == seat:
-                    tiles[number] = boneyard[draws]
-                draws += 1
-        return tiles
+        return own_draws(self.match.current_round, seat)
 
     def _hint(self, view: PlayerView) -> None:
         """The analysis's best action for this seat's view, if the match allows hints."""
@@ -357,9 +341,3 @@ class Session:
     def _end_prompt(self, choice: ChooseEnd, view: PlayerView) -> str:
         values = view.line.end_values
         return self.words("which_end", tile=choice.tile, left=values[0], right=values[1])
-
-
-def drawn_tile(before: tuple[Tile, ...], after: tuple[Tile, ...]) -> Tile | None:
-    """The tile a draw added to a hand."""
-    added = set(after) - set(before)
-    return added.pop() if added else None

@@ -1,0 +1,364 @@
+"""The full-screen terminal game, driven by keys and clicks through Textual's own test pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from draw_dominoes import record
+from draw_dominoes.actions import Draw, Pass, Place
+from draw_dominoes.match import Match
+from draw_dominoes.terminal import saves
+from draw_dominoes.terminal.board import (
+    Board,
+    Notice,
+    ResumeChooser,
+    Setup,
+    SetupChoice,
+    TileCell,
+)
+from draw_dominoes.terminal.hands import hand_order
+from draw_dominoes.terminal.saves import Seat, read_save
+
+DATA = Path(__file__).parent / "data"
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+TILE = re.compile(r"\[\d\|\d\]")
+HUMAN, GREEDY, RANDOM = Seat("human"), Seat("greedy"), Seat("random")
+
+
+def screen_text(app: Board | Setup | ResumeChooser) -> str:
+    """What the terminal shows, line by line, read from Textual's own screenshot (an SVG
+    whose text runs sit at x = column × 12.2 on clip paths named line-N)."""
+    svg = app.export_screenshot()
+    width, _ = app.size
+    rows: dict[int, list[str]] = {}
+    runs = r'<text [^>]*?x="([\d.]+)" [^>]*?clip-path="url\(#[\w-]*?-line-(\d+)\)">(.*?)</text>'
+    for x, line, text in re.findall(runs, svg):
+        row = rows.setdefault(int(line), [" "] * width)
+        column = round(float(x) / 12.2)
+        for offset, character in enumerate(html.unescape(text).replace("\xa0", " ")):
+            if column + offset < width:
+                row[column + offset] = character
+    return "\n".join("".join(rows.get(n, [])).rstrip() for n in range(max(rows, default=-1) + 1))
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(scenario(), timeout=240))
+
+
+def new_board(tmp_path: Path, seats: tuple[Seat, ...], seed: int, lang: str = "en", **options):
+    match = Match.new(len(seats), seed=seed)
+    return Board(match, seats, lang, tmp_path / "save.json", pace=0, **options)
+
+
+async def settle(app: Board, pilot, until: Callable[[], bool] | None = None) -> None:
+    """Wait until a person must act: their turn, or a screen of its own (bots think in threads)."""
+    for _ in range(400):
+        await pilot.pause(0.02)
+        if until is not None:
+            if until():
+                return
+        elif app.my_turn() or isinstance(app.screen, Notice) or app.finished:
+            return
+    raise AssertionError("nothing happened on the board")
+
+
+async def press_number(pilot, number: int) -> None:
+    """A tile's number, as a person types it (two digits in quick succession for 10 and up)."""
+    await pilot.press(*str(number))
+
+
+async def play_a_turn_by_keys(app: Board, pilot) -> None:
+    """The first legal placement by its number and Enter (and ←/→ at "which end?"), else draw
+    or pass: only keys, as a person would."""
+    view = app.match.view(app.viewer())
+    hand = hand_order(app.match.current_round, view.player)
+    places = [a for a in view.legal_actions if isinstance(a, Place)]
+    if places:
+        target = places[-1]
+        await press_number(pilot, hand.index(target.tile) + 1)
+        await pilot.press("enter")
+        if app.choosing is not None:
+            await pilot.press("left" if target.end == 0 else "right")
+    elif Draw() in view.legal_actions:
+        await pilot.press("d")
+    else:
+        assert Pass() in view.legal_actions
+        await pilot.press("p")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_whole_seeded_match_against_a_bot_by_keys(tmp_path: Path, lang: str) -> None:
+    app = new_board(tmp_path, (HUMAN, RANDOM), seed=7, lang=lang)
+    notices: list[str] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while not app.finished:
+                await settle(app, pilot)
+                if app.finished:
+                    break
+                if isinstance(app.screen, Notice):
+                    notices.append(screen_text(app))
+                    await pilot.press("enter")
+                    continue
+                assert "Your turn" in screen_text(app) or "Du bist am Zug" in screen_text(app)
+                await play_a_turn_by_keys(app, pilot)
+
+    run(scenario)
+    saved = read_save(tmp_path / "save.json")
+    assert saved.match.is_over
+    assert record.dumps(saved.match) == record.dumps(app.match)
+    over = "is over" if lang == "en" else "ist beendet"
+    assert len([n for n in notices if over in n]) >= len(saved.match.rounds)
+    assert app.return_value is not None
+    result = "\n".join(app.return_value.lines)
+    assert str(saved.match.seed) in result and "review" in result
+    if lang == "de":
+        assert any("Runde 1 ist beendet" in n for n in notices)
+        assert "Der Startwert dieser Partie war" in result
+
+
+def test_take_back_undoes_your_move_and_the_bots_reply_and_the_save_keeps_the_final_moves(
+    tmp_path: Path,
+) -> None:
+    app = new_board(tmp_path, (HUMAN, GREEDY), seed=3)
+    chosen: list[Place] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            before = record.dumps(app.match)
+            view = app.match.view(0)
+            places = [a for a in view.legal_actions if isinstance(a, Place)]
+            first, other = places[0], places[1]
+            chosen.extend([first, other])
+            app.play(first)
+            await settle(app, pilot)
+            assert len(app.match.current_round.history) >= 2  # the bot replied
+            await pilot.press("u")
+            await settle(app, pilot)
+            assert record.dumps(app.match) == before
+            assert record.dumps(read_save(tmp_path / "save.json").match) == before
+            assert "You take back your last move." in screen_text(app)
+            await pilot.press("u")  # nothing more of this round to take back
+            assert "no move of yours to take back" in screen_text(app)
+            app.play(other)
+            await settle(app, pilot)
+            await pilot.press("q")
+
+    run(scenario)
+    history = read_save(tmp_path / "save.json").match.current_round.history
+    assert history[0] == (0, chosen[1])  # the record keeps only the move that stands
+    assert all(action != chosen[0] for _, action in history)
+    assert app.return_value is not None and "play --resume" in app.return_value.lines[0]
+
+
+def test_take_back_is_refused_at_a_hot_seat(tmp_path: Path) -> None:
+    app = new_board(tmp_path, (HUMAN, HUMAN), seed=3)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, Notice)  # the first hand-over
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await play_a_turn_by_keys(app, pilot)
+            await settle(app, pilot)
+            await pilot.press("enter")  # the next person takes the keyboard
+            await settle(app, pilot)
+            await pilot.press("u")
+            assert "only when every other seat is a bot" in screen_text(app)
+            assert len(app.match.current_round.history) == 1
+
+    run(scenario)
+
+
+def test_hot_seat_hides_every_hand_until_the_next_person_has_the_keyboard(tmp_path: Path) -> None:
+    seats = (Seat("human", "Anna"), Seat("human", "Ben"), GREEDY)
+    app = new_board(tmp_path, seats, seed=2)
+    hand_overs: list[str] = []
+    racks: dict[int, list[str]] = {}
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while len(hand_overs) < 6:
+                await settle(app, pilot)
+                game = app.match.current_round
+                if isinstance(app.screen, Notice):
+                    text = screen_text(app)
+                    if "Pass the keyboard to" in text:
+                        hand_overs.append(text)
+                        secret = {str(t) for seat in (0, 1) for t in game.hand(seat)}
+                        assert not set(TILE.findall(text)) & secret, text
+                    await pilot.press("enter")
+                    continue
+                seat = app.viewer()
+                shown = [cell.tile for cell in app.screen.query(TileCell)]
+                assert shown == hand_order(game, seat)  # the rack is the keyboard's own hand
+                racks[seat] = [str(t) for t in shown]
+                other = 1 - seat
+                assert not set(TILE.findall(screen_text(app))) & {str(t) for t in game.hand(other)}
+                await play_a_turn_by_keys(app, pilot)
+            await pilot.press("q")
+
+    run(scenario)
+    assert set(racks) == {0, 1}
+    assert "Anna" in hand_overs[0] and "press Enter" in hand_overs[0]
+
+
+def test_quit_and_resume_number_the_hand_as_before_and_tell_your_own_draws(tmp_path: Path) -> None:
+    app = new_board(tmp_path, (HUMAN, GREEDY), seed=11)
+    order: list[str] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            if app.match.current_round.history == ():
+                await play_a_turn_by_keys(app, pilot)
+                await settle(app, pilot)
+            await pilot.press("d")  # drawing is always allowed while the boneyard can be drawn
+            await settle(app, pilot)
+            order.extend(str(cell.tile) for cell in app.screen.query(TileCell))
+            await pilot.press("q")
+
+    run(scenario)
+    assert app.return_value is not None and "play --resume" in app.return_value.lines[0]
+    saved = read_save(tmp_path / "save.json")
+    drawn = [
+        action
+        for seat, action in saved.match.current_round.history
+        if seat == 0 and action == Draw()
+    ]
+    assert drawn
+    again = Board(
+        saved.match, saved.seats, "en", saved.path, pace=0, notice="Continuing the match saved"
+    )
+
+    async def resumed() -> None:
+        async with again.run_test(size=(80, 24)) as pilot:
+            await settle(again, pilot)
+            text = screen_text(again)
+            assert "Continuing the match saved" in text
+            assert re.search(r"You draw \[\d\|\d\]\.", text), text
+            assert "Player 1 draws a tile" not in text
+            assert [str(cell.tile) for cell in again.screen.query(TileCell)] == order
+            await pilot.press("q")
+
+    run(resumed)
+
+
+def test_mouse_chooses_a_tile_and_an_end(tmp_path: Path) -> None:
+    app = new_board(tmp_path, (HUMAN, GREEDY), seed=3)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            view = app.match.view(0)
+            hand = hand_order(app.match.current_round, 0)
+            target = [a for a in view.legal_actions if isinstance(a, Place)][-1]
+            cell = next(c for c in app.screen.query(TileCell) if c.tile == target.tile)
+            await pilot.click(cell)  # the first click chooses it
+            assert app.selected == hand.index(target.tile)
+            assert app.match.current_round.history == view.history
+            await pilot.click(cell)  # the second places it
+            if app.choosing is not None:
+                await pilot.click(app.screen.query_one("#end-right" if target.end else "#end-left"))
+            await settle(
+                app, pilot, until=lambda: len(app.match.current_round.history) > len(view.history)
+            )
+            assert app.match.current_round.history[len(view.history)] == (0, target)
+            await pilot.press("q")
+
+    run(scenario)
+
+
+def test_numbers_of_ten_and_more_take_two_digits(tmp_path: Path) -> None:
+    app = new_board(tmp_path, (HUMAN, GREEDY), seed=3)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            while len(app.match.current_round.hand(0)) < 11:
+                await pilot.press("d")
+                await settle(app, pilot)
+            await pilot.press("1", "0")
+            assert app.selected == 9  # tile 10, not tile 1 and then tile 0
+            await pilot.pause(0.9)
+            await pilot.press("3")
+            assert app.selected == 2
+            await pilot.press("1")
+            await pilot.pause(0.9)
+            await pilot.press("9")  # no second digit after the pause: tile 9
+            assert app.selected == 8
+            before = app.match.current_round.history
+            await pilot.press("p")  # not allowed while a tile fits or one can be drawn
+            assert app.match.current_round.history == before
+            assert "You cannot pass" in screen_text(app)
+            await pilot.press("q")
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(80, 24, "en"), (60, 20, "de")])
+def test_the_board_looks_as_it_did(tmp_path: Path, width: int, height: int, lang: str) -> None:
+    """A snapshot of the board's text; ``UPDATE_SNAPSHOTS=1`` rewrites it after a change."""
+    app = new_board(tmp_path, (HUMAN, GREEDY, RANDOM), seed=5, lang=lang, hints=True)
+    snapshot = DATA / f"board-{width}x{height}-{lang}.txt"
+
+    async def scenario() -> None:
+        async with app.run_test(size=(width, height)) as pilot:
+            for _ in range(4):
+                await settle(app, pilot)
+                await play_a_turn_by_keys(app, pilot)
+            await settle(app, pilot)
+            text = screen_text(app)
+            ARTIFACTS.mkdir(exist_ok=True)
+            app.save_screenshot(str(ARTIFACTS / f"board-{width}x{height}-{lang}.svg"))
+            if os.environ.get("UPDATE_SNAPSHOTS"):
+                snapshot.write_text(text + "\n", encoding="utf-8")
+            assert text + "\n" == snapshot.read_text(encoding="utf-8"), text
+            assert all(len(line) <= width for line in text.splitlines())
+            await pilot.press("q")
+
+    run(scenario)
+
+
+def test_the_set_up_screen_offers_every_level_with_what_it_does() -> None:
+    app = Setup("de")
+    texts: list[str] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            texts.append(screen_text(app))
+            await pilot.press("down", "down", "right", "right", "h", "enter")
+
+    run(scenario)
+    assert app.return_value == SetupChoice(opponents=3, level="strong", hints=True)
+    text = texts[0]
+    for level in ("Anfänger", "Leicht", "Mittel", "Stark", "Experte"):
+        assert level in text, text
+
+
+def test_the_resume_list_is_newest_first(tmp_path: Path) -> None:
+    seats = (HUMAN, GREEDY)
+    for age, seed in enumerate([1, 2]):
+        path = tmp_path / f"match-{seed}.json"
+        saves.write_save(path, seats, "en", Match.new(2, seed=seed))
+        os.utime(path, ns=(10**18 - age * 10**9, 10**18 - age * 10**9))
+    found = saves.unfinished(tmp_path)
+    app = ResumeChooser(found, "en")
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert "newest first" in screen_text(app)
+            await pilot.press("down", "enter")
+
+    run(scenario)
+    assert app.return_value is not None and app.return_value.match.seed == 2
