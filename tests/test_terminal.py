@@ -3,6 +3,7 @@ English and German, bad input, a resume after killing the process, hot seat, sav
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -684,3 +685,127 @@ def test_one_bot_named_alone_means_you_against_it(tmp_path: Path) -> None:
     player.child.sendline("q")
     player.child.expect(pexpect.EOF)
     assert [seat.player for seat in read_save(only_save(tmp_path)).seats] == ["human", "ismcts"]
+
+
+def feed_until(child: pexpect.spawn, screen, stream, wanted: str, limit: float = 30) -> str:
+    """Read the full-screen app's output into a pyte screen until ``wanted`` shows."""
+    import time
+
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        with contextlib.suppress(pexpect.TIMEOUT):
+            stream.feed(child.read_nonblocking(65536, timeout=0.2))
+        display = "\n".join(line.rstrip() for line in screen.display)
+        if wanted in display:
+            return display
+    raise AssertionError(f"{wanted!r} never showed:\n{display}")
+
+
+def test_play_in_a_terminal_opens_the_full_screen_board_and_q_saves(tmp_path: Path) -> None:
+    """A real pseudo-terminal: the board (not the transcript), and after q the shell's screen
+    says how to go on."""
+    import pyte
+
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    child = spawn(tmp_path, "play", "--seat", "greedy", "--seed", "1")
+    display = feed_until(child, screen, stream, "Your hand")
+    assert "Line" in display and "Moves" in display and "Bot 2 (greedy)" in display
+    assert "Your move:" not in display  # not the line-based prompt
+    feed_until(child, screen, stream, "q: save and quit")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    assert "The match is saved. Continue it with: draw-dominoes play --resume" in ANSI.sub(
+        "", child.before
+    )
+    assert read_save(only_save(tmp_path)).seats[1].player == "greedy"
+
+
+def test_play_without_seats_in_a_terminal_offers_the_levels(tmp_path: Path) -> None:
+    import pyte
+
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    child = spawn(tmp_path, "play", "--seed", "1", lang="de")
+    display = feed_until(child, screen, stream, "Experte")
+    assert "Wähle die Stärke deiner Gegner" in display and "Anfänger" in display
+    child.send("\x1b[B")  # down: medium
+    feed_until(child, screen, stream, "Gegner: 1")
+    child.send("\r")
+    feed_until(child, screen, stream, "Deine Hand")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    assert read_save(only_save(tmp_path)).seats[1].player == "heuristic"
+
+
+def test_resume_in_plain_mode_lists_unfinished_matches_newest_first(tmp_path: Path) -> None:
+    from draw_dominoes.match import Match
+    from draw_dominoes.terminal import saves
+
+    directory = tmp_path / "saves"
+    seats = (saves.Seat("human"), saves.Seat("greedy"))
+    for age, seed in enumerate([1, 2]):
+        path = directory / f"match-{seed}.json"
+        saves.write_save(path, seats, "en", Match.new(2, seed=seed))
+        os.utime(path, ns=(10**18 - age * 10**9, 10**18 - age * 10**9))
+    saves.write_save(directory / "match-bots.json", (saves.Seat("greedy"),) * 2, "en", Match.new(2))
+    child = spawn(tmp_path, "play", "--resume", "--plain")
+    child.expect("choose one to continue")
+    child.expect(r"Which match\?")
+    listing = ANSI.sub("", child.before)
+    assert listing.index("  1. ") < listing.index("  2. ")
+    assert "  3. " not in listing  # bots alone are never offered unasked
+    child.sendline("7")
+    child.expect("is not one of the numbers 1 to 2")
+    child.sendline("2")
+    child.expect("Continuing the match saved in .*match-2.json")
+    child.expect("Your move:")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_stats_counts_wins_and_losses_by_level_and_players(tmp_path: Path) -> None:
+    from draw_dominoes.match import Match
+    from draw_dominoes.terminal import saves
+
+    directory = tmp_path / "saves"
+
+    def finished(seed: int, players: int) -> Match:
+        match = Match.new(players, seed=seed)
+        while not match.is_over:
+            match.apply(match.legal_actions()[0])
+        return match
+
+    for seed in range(6):
+        match = finished(seed, 2)
+        seats = (saves.Seat("human"), saves.Seat("greedy" if seed < 4 else "expert"))
+        saves.write_save(directory / f"m{seed}.json", seats, "en", match)
+    three = finished(9, 3)
+    saves.write_save(
+        directory / "three.json",
+        (saves.Seat("human"), saves.Seat("greedy"), saves.Seat("random")),
+        "en",
+        three,
+    )
+    saves.write_save(
+        directory / "open.json", (saves.Seat("human"), saves.Seat("greedy")), "en", Match.new(2)
+    )
+    damaged = directory / "broken.json"
+    damaged.write_text("{", encoding="utf-8")
+    before = damaged.read_bytes()
+    done = run(tmp_path, "stats", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    rows = {(row["players"], row["level"]): row for row in report["rows"]}
+    assert set(rows) == {(2, "easy"), (2, "expert"), (3, "mixed")}
+    assert rows[2, "easy"]["played"] == 4 and rows[2, "expert"]["played"] == 2
+    for row in rows.values():
+        assert row["won"] + row["lost"] + row["drawn"] == row["played"]
+    wins = sum(1 for seed in range(4) if 0 in finished(seed, 2).winners)
+    assert rows[2, "easy"]["won"] + rows[2, "easy"]["drawn"] == wins
+    assert report["unfinished"] == 1 and len(report["unreadable"]) == 1
+    plain = run(tmp_path, "stats", "--plain", "--lang", "de")
+    assert "2 Spieler gegen leicht: 4 gespielt" in plain.stdout
+    assert "Nicht gezählt: 1 nicht beendet" in plain.stdout
+    assert "broken.json" in plain.stderr
+    assert damaged.read_bytes() == before

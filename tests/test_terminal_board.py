@@ -274,9 +274,10 @@ def test_mouse_chooses_a_tile_and_an_end(tmp_path: Path) -> None:
                 app, pilot, until=lambda: len(app.match.current_round.history) > len(view.history)
             )
             assert app.match.current_round.history[len(view.history)] == (0, target)
-            await pilot.press("q")
+            await pilot.press("ctrl+q")  # Textual's own quit key saves as q does
 
     run(scenario)
+    assert app.return_value is not None and "play --resume" in app.return_value.lines[0]
 
 
 def test_numbers_of_ten_and_more_take_two_digits(tmp_path: Path) -> None:
@@ -362,3 +363,34 @@ def test_the_resume_list_is_newest_first(tmp_path: Path) -> None:
 
     run(scenario)
     assert app.return_value is not None and app.return_value.match.seed == 2
+
+
+def test_a_hint_lights_the_best_tile_only_when_the_match_allows_hints(tmp_path: Path) -> None:
+    allowed = new_board(tmp_path / "on", (HUMAN, GREEDY), seed=5, hints=True)
+    refused = new_board(tmp_path / "off", (HUMAN, GREEDY), seed=5)
+
+    async def scenario(app: Board, hints: bool) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            history = app.match.current_round.history
+            await pilot.press("!")
+            await settle(app, pilot)
+            text = screen_text(app)
+            if hints:
+                assert "Hint: " in text
+                best = app.hinted
+                assert best is not None and best in app.match.view(0).legal_actions
+                if isinstance(best, Place):
+                    lit = [
+                        cell.tile for cell in app.screen.query(TileCell) if cell.has_class("hint")
+                    ]
+                    assert lit == [best.tile]
+            else:
+                assert "Hints are off in this match" in text and app.hinted is None
+            assert app.match.current_round.history == history  # a hint never moves
+            await pilot.press("question_mark")
+            assert "Legal continuation ports" in screen_text(app) or "Tiles:" in screen_text(app)
+            await pilot.press("q")
+
+    run(lambda: scenario(allowed, True))
+    run(lambda: scenario(refused, False))

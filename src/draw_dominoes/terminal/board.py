@@ -311,7 +311,7 @@ class Board(App[Farewell]):
         game = match.current_round
         seat = self.viewer()
         view = game.view(seat)
-        scores = scores_text(words, self.names, match.scores, "  ")
+        scores = words("score_entry", name=self.names[seat], score=match.scores[seat])
         number = len(match.rounds) + (0 if game.is_over else 1)
         heading = words("board_heading", number=number, target=match.target, scores=scores)
         table.query_one("#heading", Static).update(heading)
@@ -335,7 +335,8 @@ class Board(App[Farewell]):
             text.append("▶ " if mover else "  ", style="bold yellow")
             text.append(self.names[other], style="bold" if mover else "")
             tiles = words("hand_size_one" if count == 1 else "hand_size", name="", count=count)
-            text.append(f"  {'▮' * min(count, 14)} {tiles.strip()}\n")
+            points = words("board_points", score=match.scores[other])
+            text.append(f"  {'▮' * min(count, 14)} {tiles.strip()} · {points}\n")
         key = "board_boneyard"
         text.append(words(key, size=view.boneyard_size, drawable=view.drawable), style="dim")
         return text
@@ -605,6 +606,10 @@ class Board(App[Farewell]):
 
         keys = {"enter": "go", "space": "go", "q": "go", "escape": "go"}
         self.push_screen(Notice(words("match_over"), body, keys, words("board_leave_keys")), done)
+
+    async def action_quit(self) -> None:
+        """Textual's own quit key (ctrl+q) saves and says how to go on, as q does."""
+        self.quit_match()
 
     def quit_match(self) -> None:
         """Save and leave; the match goes on with ``play --resume``."""
