@@ -666,12 +666,13 @@ def test_batched_rounds_follow_the_engine_move_by_move(players: int) -> None:
         assert rounds.relative(np.array([i]), np.array([1]))[0] == expected
 
 
-def test_the_batched_vector_env_plays_as_the_engine_does_against_greedy() -> None:
+@pytest.mark.parametrize("seat", [None, 1])
+def test_the_batched_vector_env_plays_as_the_engine_does_against_greedy(seat: int | None) -> None:
     """Against the deterministic greedy bot the batched and the engine-played vector envs
     deal the same rounds and answer every action alike."""
-    fast = DrawDominoesVectorEnv(num_envs=16, opponents=["greedy", "easy"], seat=None)
+    fast = DrawDominoesVectorEnv(num_envs=16, opponents=["greedy", "easy"], seat=seat)
     slow = DrawDominoesVectorEnv(
-        num_envs=16, opponents=["greedy", "greedy"], seat=None, batched=False
+        num_envs=16, opponents=["greedy", "greedy"], seat=seat, batched=False
     )
     assert fast.batched and not slow.batched
     obs, info = fast.reset(seed=7)
@@ -754,3 +755,49 @@ def test_the_gymnasium_envs_quick_bots_choose_as_the_bots_do(players: int) -> No
             obs, reward, done, _, info = fast.step(action)
             obs2, reward2, done2, _, _ = slow.step(action)
             assert np.array_equal(obs, obs2) and (reward, done) == (reward2, done2)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_batched_draw_runs_draw_as_the_bots_would(players: int) -> None:
+    """``BatchRounds.draw_runs`` decides a whole chain of draws at once: the same draws as
+    deciding them one at a time with the engine, greedy rows while they cannot place and
+    random rows with chance 1 in (placements + 1), from the same random numbers."""
+    size = 40
+    rounds = BatchRounds(players, size)
+    games = [Round.new(players, seed=500 * players + i) for i in range(size)]
+    rounds.load(np.arange(size), games)
+    rng = random.Random(players)
+    for i, game in enumerate(games):  # each game some way in, the same moves in both
+        for _ in range(rng.randrange(16)):
+            legal = game.legal_actions()
+            if not legal:
+                break
+            action = rng.choice(legal)
+            rounds.apply(np.array([i]), np.array([action.id]))
+            game.apply(action)
+    live = np.flatnonzero(~rounds.over)
+    greedy = np.arange(len(live)) % 2 == 0
+    longest = int((26 - rounds.drawn[live]).max())
+    rounds.draw_runs(live, greedy, np.random.default_rng(5))
+    chances = np.random.default_rng(5).random((len(live), longest + 1))
+    runs = 0
+    for j, row in enumerate(live.tolist()):
+        game = games[row]
+        for at in range(longest + 1):
+            legal = game.legal_actions()
+            places = sum(isinstance(a, Place) for a in legal)
+            if DRAW not in legal:
+                break
+            if places if greedy[j] else chances[j, at] * (places + 1) >= 1:
+                break
+            game.apply(DRAW)
+            runs += at == 0
+        seat = game.current_player
+        assert np.array_equal(rounds.legal(np.array([row]))[0], fast_mask(game, seat).astype(bool))
+        assert int(rounds.drawn[row]) == 28 - game.boneyard_size
+        drew = [sum(a is DRAW for s, a in game.history if s == seat) for seat in range(players)]
+        assert rounds.draws[row, :players].tolist() == drew
+        assert [int(h) for h in rounds.hands[row, :players]] == [
+            game.hand_mask(s) for s in range(players)
+        ]
+    assert runs > 0 or players == 4

@@ -26,6 +26,7 @@ __all__ = [
     "Round",
     "ViewSampler",
     "check_players",
+    "deal_order",
     "hand_size_for",
     "new_seed",
     "sample_from_view",
@@ -118,6 +119,20 @@ _AFTER: Final = tuple(
 """``_AFTER[place.index][ends]``: the ends code after the placement."""
 
 
+def _shuffle(rng: random.Random, n: int, leader: int | None) -> tuple[list[Tile], int]:
+    """What ``Round.new`` draws from ``rng``: the tiles in deal order, then the leader by
+    lot (R4) when it is not given."""
+    tiles = shuffled_tiles(rng)
+    return tiles, rng.randrange(n) if leader is None else leader
+
+
+def deal_order(players: int, seed: int) -> tuple[list[Tile], int]:
+    """The tiles in deal order (the hands, then the boneyard) and the leader of
+    ``Round.new(players, seed=seed)``, without the round: for batches that keep rounds
+    as arrays."""
+    return _shuffle(random.Random(seed), check_players(players), None)
+
+
 def _tile(value: Tile | str) -> Tile:
     if isinstance(value, Tile):
         return value
@@ -189,9 +204,7 @@ class Round:
             if seed is None:
                 seed = new_seed()
             rng = random.Random(seed)
-        tiles = shuffled_tiles(rng)
-        if leader is None:
-            leader = rng.randrange(n)
+        tiles, leader = _shuffle(rng, n, leader)
         return cls._start(n, tiles, leader, scores, seed)
 
     @classmethod

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..round import Round
+from ..rules import RULES
 from ..tiles import ALL_TILES, VALUE_MASKS
 from .encoding import MAX_SEATS, NUM_ACTIONS, OBSERVATION_FIELDS, OBSERVATION_SIZE
 
@@ -41,6 +42,9 @@ _FITS1: Final = np.array(
     [[(VALUE_MASKS[v] >> k) & 1 for k in range(_TILES)] for v in range(7)] + [[0] * _TILES],
     dtype=bool,
 )
+_FITS0_MASK: Final = np.array([*VALUE_MASKS, (1 << _TILES) - 1], dtype=np.int64)
+"""``_FITS0`` as tile bitmasks."""
+_FITS1_MASK: Final = np.array([*VALUE_MASKS, 0], dtype=np.int64)
 _GREEDY: Final = np.array(
     [t.pips * 1000 + t.index * 2 + (1 - end) for t in ALL_TILES for end in (0, 1)] + [-1, -2],
     dtype=np.int64,
@@ -48,6 +52,7 @@ _GREEDY: Final = np.array(
 """The ``greedy`` bot's order of the ids: heaviest tile, then the higher tile, then end 0;
 draw above pass, both below every placement."""
 _AT: Final = {field.name: field.offset for field in OBSERVATION_FIELDS}
+_SEVEN: Final = np.arange(7, dtype=np.int64)
 
 
 def _bits(masks: Ints) -> Bools:
@@ -73,6 +78,10 @@ class BatchRounds:
         self.over = np.zeros(size, dtype=bool)
         self.winner = np.full(size, -1, dtype=np.int64)
         self.points = np.zeros(size, dtype=np.int64)
+        self._hands = self.hands.reshape(-1)
+        """``hands`` flat: ``row * MAX_SEATS + seat`` indexes one hand (a cheaper gather)."""
+        self._draws = self.draws.reshape(-1)
+        self._lacks = self.lacks.reshape(-1)
 
     def load(self, rows: Ints, games: list[Round]) -> None:
         """Rows ``rows`` become ``games``, rounds just dealt (nothing played yet)."""
@@ -93,55 +102,114 @@ class BatchRounds:
         self.over[rows] = False
         self.winner[rows] = -1
 
+    def deal(self, rows: Ints, orders: Ints, leaders: Ints) -> None:
+        """Rows ``rows`` start new rounds: ``orders[j]`` holds the 28 tile indices in deal
+        order (the hands, then the boneyard, as ``round.deal_order`` gives them) and
+        ``leaders[j]`` the seat that leads; what ``load`` makes of the same rounds."""
+        n = self.players
+        size = RULES.hand_size(n)
+        hands = np.zeros((len(rows), MAX_SEATS), dtype=np.int64)
+        hands[:, :n] = _BIT[orders[:, : n * size].reshape(len(rows), n, size)].sum(axis=2)
+        self.hands[rows] = hands
+        self.stock[rows] = orders
+        self.stock[rows, : n * size] = 0
+        self.drawn[rows] = n * size
+        self.ends[rows] = _EMPTY
+        self.current[rows] = self.leader[rows] = leaders
+        for state in (self.passes, self.lacks, self.line, self.draws, self.points):
+            state[rows] = 0
+        self.over[rows] = False
+        self.winner[rows] = -1
+
     def legal(self, rows: Ints) -> Bools:
         """The legal-action masks (rows × 58) of the seat to move in each row (R5-R7)."""
         held = _bits(self.hands[rows, self.current[rows]])
         ends = self.ends[rows]
-        mask = np.zeros((len(rows), NUM_ACTIONS), dtype=bool)
-        mask[:, 0:56:2] = held & _FITS0[ends[:, 0]]
-        mask[:, 1:56:2] = held & _FITS1[ends[:, 1]]
+        mask = np.empty((len(rows), NUM_ACTIONS), dtype=bool)
+        np.logical_and(held, _FITS0[ends[:, 0]], out=mask[:, 0:56:2])
+        np.logical_and(held, _FITS1[ends[:, 1]], out=mask[:, 1:56:2])
         mask[:, 56] = self.drawn[rows] < _LAST_DRAW
-        mask[:, 57] = ~mask[:, :57].any(axis=1)
+        np.logical_not(mask[:, :57].any(axis=1), out=mask[:, 57])
         return mask
 
-    def apply(self, rows: Ints, ids: Ints) -> None:
-        """Play legal id ``ids[j]`` in row ``rows[j]`` (each row at most once a call)."""
+    def draw_runs(self, rows: Ints, greedy: Bools, rng: np.random.Generator) -> None:
+        """The seat to act in each row draws as its bot would before it places or passes:
+        ``greedy`` rows draw while they have no placement; the others (``random``) draw
+        with the chance a uniform choice among the legal ids gives the draw, 1 in the
+        placements plus one, tile after tile. Every run is decided at once from the
+        boneyard's order, so one call stands for the whole chain of draws; the bot's
+        placement or pass that follows is left to ``apply`` (draw is then never chosen)."""
+        drawn = self.drawn[rows]
+        room = _LAST_DRAW - drawn
+        longest = int(room.max()) if len(rows) else 0
+        if longest <= 0:
+            return
+        seats = self.current[rows]
+        at = rows * MAX_SEATS + seats
+        hands = self._hands.take(at)
+        ends = self.ends[rows]
+        fit0, fit1 = _FITS0_MASK[ends[:, 0]], _FITS1_MASK[ends[:, 1]]
+        ahead = np.minimum(drawn[:, None] + np.arange(longest), _TILES - 1)
+        tiles = self.stock[rows[:, None], ahead]
+        held = np.empty((len(rows), longest + 1), dtype=np.int64)
+        held[:, 0] = hands
+        np.bitwise_or.accumulate(_BIT[tiles], axis=1, out=held[:, 1:])
+        held[:, 1:] |= hands[:, None]
+        choices = np.bitwise_count(held & fit0[:, None]) + np.bitwise_count(held & fit1[:, None])
+        choices = choices.astype(np.int64)
+        can = np.arange(longest + 1) < room[:, None]
+        lucky = rng.random(choices.shape) * (choices + 1) < 1
+        draws = can & np.where(greedy[:, None], choices == 0, lucky)
+        run = draws.argmin(axis=1)
+        self._hands[at] = held[np.arange(len(rows)), run]
+        self.drawn[rows] = drawn + run
+        self._draws[at] += run
+        self.passes[rows[run > 0]] = 0
+
+    def apply(self, rows: Ints, ids: Ints) -> tuple[Ints, Bools]:
+        """Play legal id ``ids[j]`` in row ``rows[j]`` (each row at most once a call); the
+        seat to act next in each of these rows, and which rounds just ended.
+
+        Every row goes through the same array operations whatever its action (a
+        placement, a draw or a pass): a few more operations than splitting the rows by
+        action, but no subsets to gather and scatter, which cost more on small batches."""
         n = self.players
         seats = self.current[rows]
-        place = ids < 56
-        if place.any():
-            r, s, k = rows[place], seats[place], ids[place] // 2
-            end = ids[place] % 2
-            self.hands[r, s] &= ~_BIT[k]
-            self.line[r] |= _BIT[k]
-            opening = self.ends[r, 0] == _EMPTY
-            low, high = _LOW[k], _HIGH[k]
-            at = self.ends[r, end]
-            turned = np.where(opening, low, low + high - at)
-            self.ends[r, end] = turned
-            self.ends[r[opening], 1] = high[opening]
-            self.ends[r[opening], 0] = low[opening]
-            self.passes[r] = 0
-            out = self.hands[r, s] == 0
-            self._settle(r[out], domino=True)
-            going = r[~out]
-            self.current[going] = (self.current[going] + 1) % n
-        draw = ids == 56
-        if draw.any():
-            r, s = rows[draw], seats[draw]
-            self.hands[r, s] |= _BIT[self.stock[r, self.drawn[r]]]
-            self.drawn[r] += 1
-            self.draws[r, s] += 1
-            self.passes[r] = 0
-        passing = ids == 57
+        at = rows * MAX_SEATS + seats
+        ends = self.ends[rows]
+        end0, end1 = ends[:, 0], ends[:, 1]
+        place, draw, passing = ids < 56, ids == 56, ids == 57
+        k = ids >> 1
+        k[k >= _TILES] = 0  # draw and pass: any tile, unused
+        odd = (ids & 1).astype(bool)
+        bit = _BIT[k] * place
+        low, high = _LOW[k], _HIGH[k]
+        opening = end0 == _EMPTY
+        at0 = place & ~odd
+        ends[:, 0] = np.where(at0, np.where(opening, low, low + high - end0), end0)
+        ends[:, 1] = np.where(place & odd, low + high - end1, np.where(at0 & opening, high, end1))
+        self.ends[rows] = ends
+        drawn = self.drawn[rows]
+        taken = _BIT[self.stock[rows, np.minimum(drawn, _TILES - 1)]] * draw
+        hands = (self._hands.take(at) ^ bit) | taken
+        self._hands[at] = hands
+        self.line[rows] |= bit
+        self.drawn[rows] = drawn + draw
+        self._draws[at] += draw
+        passes = (self.passes[rows] + 1) * passing
+        self.passes[rows] = passes
         if passing.any():
-            r, s = rows[passing], seats[passing]
-            self.lacks[r, s] |= (np.int64(1) << self.ends[r, 0]) | (np.int64(1) << self.ends[r, 1])
-            self.passes[r] += 1
-            blocked = self.passes[r] >= n
-            self._settle(r[blocked], domino=False)
-            going = r[~blocked]
-            self.current[going] = (self.current[going] + 1) % n
+            self._lacks[at] |= ((1 << end0) | (1 << end1)) * passing
+        out = place & (hands == 0)
+        blocked = passing & (passes >= n)
+        ended = out | blocked
+        after = seats + ~(draw | ended)
+        after[after == n] = 0
+        self.current[rows] = after
+        if ended.any():
+            self._settle(rows[out], domino=True)
+            self._settle(rows[blocked], domino=False)
+        return after, ended
 
     def _settle(self, rows: Ints, domino: bool) -> None:
         """R15-R17: a domino scores every other hand; a block, the lowest hand alone scores
@@ -177,37 +245,43 @@ class BatchRounds:
 
     def _observe(self, rows: Ints, seats: Ints) -> npt.NDArray[np.float32]:
         size, n = len(rows), self.players
-        hands, ends = self.hands[rows], self.ends[rows]
-        over, winner = self.over[rows], self.winner[rows]
-        every = np.arange(size)
-        obs = np.zeros((size, OBSERVATION_SIZE), dtype=np.float32)
         at = _AT
-        held = _bits(hands[:, :n])
-        obs[:, at["hand"] : at["hand"] + 28] = held[every, seats]
-        obs[:, at["line"] : at["line"] + 28] = _bits(self.line[rows])
-        opened = ends[:, 0] != _EMPTY
-        obs[every[opened], at["end0"] + ends[opened, 0]] = 1
-        obs[every[opened], at["end1"] + ends[opened, 1]] = 1
-        obs[~opened, at["line_empty"]] = 1
-        obs[:, at["boneyard_size"]] = _TILES - self.drawn[rows]
+        ends = self.ends[rows]
+        over = self.over[rows]
+        obs = np.zeros((size, OBSERVATION_SIZE), dtype=np.float32)
         # Slot r is the seat r places clockwise of the viewer; absent seats stay zero.
-        absolute = (seats[:, None] + np.arange(n)[None, :]) % n
-        picked = every[:, None]
-        obs[:, at["hand_sizes"] : at["hand_sizes"] + n] = held.sum(axis=2)[picked, absolute]
-        obs[:, at["draws"] : at["draws"] + n] = self.draws[rows][picked, absolute]
-        lacks = self.lacks[rows][picked, absolute]
+        absolute = seats[:, None] + np.arange(n)
+        absolute[absolute >= n] -= n
+        seen = rows[:, None] * MAX_SEATS + absolute  # flat indices of (row, seat) pairs
+        hands = self._hands.take(seen)
+        obs[:, at["hand"] : at["hand"] + 28] = _bits(hands[:, 0])
+        obs[:, at["line"] : at["line"] + 28] = _bits(self.line[rows])
+        obs[:, at["boneyard_size"]] = _TILES - self.drawn[rows]
+        obs[:, at["hand_sizes"] : at["hand_sizes"] + n] = np.bitwise_count(hands)
+        obs[:, at["draws"] : at["draws"] + n] = self._draws.take(seen)
         obs[:, at["lacking"] : at["lacking"] + 7 * n] = (
-            (lacks[..., None] >> np.arange(7)) & 1
+            (self._lacks.take(seen)[..., None] >> _SEVEN) & 1
         ).reshape(size, -1)
+        winner = self.winner[rows]
         won = over & (winner >= 0)
         if won.any():
-            credits = np.zeros((size, n), dtype=np.int64)
-            credits[won, winner[won]] = self.points[rows][won]
-            obs[:, at["scores"] : at["scores"] + n] = credits[picked, absolute]
+            credits = np.where(absolute == winner[:, None], self.points[rows][:, None], 0)
+            obs[:, at["scores"] : at["scores"] + n] = np.where(won[:, None], credits, 0)
         obs[:, at["seats"] : at["seats"] + n] = 1
-        live = ~over
-        obs[every[live], at["to_move"] + (self.current[rows][live] - seats[live]) % n] = 1
-        obs[every, at["leader"] + (self.leader[rows] - seats) % n] = 1
+        # The one-hot fields, four ones a row: the ends (or line_empty twice before the
+        # opening), the seat to act (the leader's one again once over) and the leader.
+        opened = ends[:, 0] != _EMPTY
+        leader = self.leader[rows] - seats
+        leader[leader < 0] += n
+        mover = self.current[rows] - seats
+        mover[mover < 0] += n
+        ones = np.empty((size, 4), dtype=np.int64)
+        ones[:, 0] = np.where(opened, at["end0"] + ends[:, 0], at["line_empty"])
+        ones[:, 1] = np.where(opened, at["end1"] + ends[:, 1], at["line_empty"])
+        ones[:, 3] = at["leader"] + leader
+        ones[:, 2] = np.where(over, ones[:, 3], at["to_move"] + mover)
+        ones += (np.arange(size) * OBSERVATION_SIZE)[:, None]
+        obs.reshape(-1)[ones] = 1
         return obs
 
 

@@ -12,6 +12,7 @@ nothing and earns ``illegal_action_reward`` (``None``: raise ``IllegalActionErro
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any, Final, cast
 
 import gymnasium
@@ -25,7 +26,7 @@ from gymnasium.vector.utils import batch_space
 from .. import bots
 from ..actions import DRAW, PASS, Action, IllegalActionError, Place
 from ..bots.simple import GreedyBot, RandomBot
-from ..round import Round
+from ..round import deal_order
 from ..tiles import ALL_TILES
 from . import render
 from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
@@ -61,6 +62,8 @@ _GREEDY_RANK: Final = _GREEDY_RANKS.__getitem__
 """``GreedyBot.choose_among`` as a key of ``max``: its placements' order (the heaviest
 tile, then the higher tile, then end 0), every one above a draw or a pass (never both)."""
 
+
+_INDEX: Final = attrgetter("index")
 
 Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
 """An opponent that is a policy: ``policy(observation, mask) -> action id``, given the
@@ -405,34 +408,57 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
 
     def _deal(self, rows: npt.NDArray[np.int64]) -> None:
         """These games start new rounds, each drawn from its generator as ``Seating`` draws
-        it (the game's seed, the seat, one seed per opponent), so both deal alike."""
-        games = []
-        players = self.players
+        it (the game's seed, the seat, one seed per opponent), so both deal alike: the
+        round is the one ``Round.new`` deals from that seed (``deal_order``)."""
+        players, fixed, kinds = self.players, self.fixed_seat, self.kinds
+        orders, leaders, learners, movers = [], [], [], []
+        rngs, index_of = self.rngs, _INDEX
         for index in rows.tolist():
-            rng = self.rngs[index]
-            game_seed = int(rng.integers(2**63))
-            seat = int(rng.integers(players)) if self.fixed_seat is None else self.fixed_seat
-            self.movers[index] = 0
+            rng = rngs[index]
+            # The draws of Seating, fewer calls: a batch of 63-bit integers is the same
+            # values drawn one by one (a test deals both ways and compares).
+            if fixed is None:
+                game_seed = int(rng.integers(2**63))
+                seat = int(rng.integers(players))
+                rng.integers(2**63, size=players - 1)  # the bots' seeds
+            else:
+                game_seed, seat = int(rng.integers(2**63, size=players)[0]), fixed
+            chooses = [0] * MAX_SEATS
             others = [s for s in range(players) if s != seat]
-            for other, kind in zip(others, self.kinds, strict=True):
-                rng.integers(2**63)  # the bot's seed, as Seating draws it
-                self.movers[index, other] = kind
-            self.learners[index] = seat
-            games.append(Round.new(players, seed=game_seed))
-        self.rounds.load(rows, games)
+            for other, kind in zip(others, kinds, strict=True):
+                chooses[other] = kind
+            movers.append(chooses)
+            learners.append(seat)
+            tiles, leader = deal_order(players, game_seed)
+            orders.append(list(map(index_of, tiles)))
+            leaders.append(leader)
+        self.movers[rows] = movers
+        self.learners[rows] = learners
+        self.rounds.deal(rows, np.array(orders, dtype=np.int64), np.array(leaders, dtype=np.int64))
 
     def _play_batched(self, rows: npt.NDArray[np.int64]) -> None:
         """The opponents of these games move until each learner is to act (or it is over)."""
-        rounds = self.rounds
-        waiting = rows[~rounds.over[rows] & (rounds.current[rows] != self.learners[rows])]
+        rounds, learners = self.rounds, self.learners
+        waiting = rows[~rounds.over[rows] & (rounds.current[rows] != learners[rows])]
+        kinds = set(self.kinds)
         while len(waiting):
+            if kinds == {_BATCHED["greedy"]}:
+                greedy = np.ones(len(waiting), dtype=bool)
+            elif kinds == {_BATCHED["random"]}:
+                greedy = np.zeros(len(waiting), dtype=bool)
+            else:
+                greedy = self.movers[waiting, rounds.current[waiting]] == _BATCHED["greedy"]
+            rounds.draw_runs(waiting, greedy, self.choices)  # every draw the bots make now
             mask = rounds.legal(waiting)
-            greedy = self.movers[waiting, rounds.current[waiting]] == _BATCHED["greedy"]
-            ids = np.where(greedy, greedy_choice(mask), random_choice(mask, self.choices))
-            rounds.apply(waiting, ids)
-            waiting = waiting[
-                ~rounds.over[waiting] & (rounds.current[waiting] != self.learners[waiting])
-            ]
+            mask[:, 56] = False  # then each places or passes
+            if kinds == {_BATCHED["random"]}:
+                ids = random_choice(mask, self.choices)
+            elif kinds == {_BATCHED["greedy"]}:
+                ids = greedy_choice(mask)
+            else:
+                ids = np.where(greedy, greedy_choice(mask), random_choice(mask, self.choices))
+            after, ended = rounds.apply(waiting, ids)
+            waiting = waiting[~ended & (after != learners[waiting])]
 
     def _batched_state(self) -> tuple[Observations, dict[str, Any]]:
         rounds, every = self.rounds, np.ones(self.num_envs, dtype=bool)
