@@ -31,12 +31,12 @@ def _level_help() -> str:
     )
 
 
-KEYS = """keys at your turn:
-  1, 2, ...    place the tile with that number (add l or r to choose the end)
-  [1|4]        place that tile (also 1-4, [1|4]@0)
-  d            draw a tile        p   pass (only when nothing else is allowed)
-  ?            the line in words  !   a hint (with --hints)
-  h            help               q   save and quit (also at "which end?")"""
+KEYS = """keys at your turn, on the board:
+  <- ->, or a number  choose a tile (two digits quickly for 10 and up; or click it)
+  Enter               place it; at both ends, <- or -> picks the end (Esc: another tile)
+  d  draw     p  pass (only when nothing else is allowed)     ?  the line in words
+  !  a hint (with --hints)     u  take back (every other seat a bot)     q  save and quit
+with --plain, type: a tile's number (add l or r for the end) or [1|4]; d, p, ?, !, h, q"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="PLAYER",
         choices=_seat_choices(),
-        help=f"add a seat: {', '.join(_seat_choices())} (2 to 4 seats; default: human greedy;"
+        help=f"add a seat: {', '.join(_seat_choices())} (2 to 4 seats; default: the set-up"
+        " screen, or with --plain human greedy;"
         f" levels: {_level_help()})",
     )
     parser.add_argument(
@@ -58,7 +59,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lang", choices=LANGUAGES, default=None, help="language (default: from LANG)"
     )
     parser.add_argument(
-        "--plain", action="store_true", help="no colour, no cursor movement (screen readers, logs)"
+        "--plain",
+        action="store_true",
+        help="line by line instead of the full-screen board: no colour, no cursor movement"
+        " (screen readers, logs)",
     )
     parser.add_argument(
         "--hints",
@@ -71,7 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         const="",
         default=None,
         metavar="FILE",
-        help="continue the last unfinished match (or the save FILE)",
+        help="continue an unfinished match (a list, newest first, when there are several;"
+        " bots alone only by FILE), or the save FILE",
     )
 
 

@@ -552,7 +552,8 @@ class Board(App[Farewell]):
         words, match = self.words, self.match
         outcome = game.outcome
         assert outcome is not None
-        body: list[Text | str] = [Text(f"{words('line')}: {game.line}")]
+        faces = " ".join(_tile_text(face) for face in game.line.faces)
+        body: list[Text | str] = [Text(f"{words('line')}: {faces}")]
         body.append(words("hands_revealed"))
         for seat, hand in enumerate(game.view(0).revealed_hands):
             total = sum(tile.pips for tile in hand)
