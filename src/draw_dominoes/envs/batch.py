@@ -82,6 +82,7 @@ class BatchRounds:
         """``hands`` flat: ``row * MAX_SEATS + seat`` indexes one hand (a cheaper gather)."""
         self._draws = self.draws.reshape(-1)
         self._lacks = self.lacks.reshape(-1)
+        self._stock = self.stock.reshape(-1)
 
     def load(self, rows: Ints, games: list[Round]) -> None:
         """Rows ``rows`` become ``games``, rounds just dealt (nothing played yet)."""
@@ -123,7 +124,7 @@ class BatchRounds:
 
     def legal(self, rows: Ints) -> Bools:
         """The legal-action masks (rows × 58) of the seat to move in each row (R5-R7)."""
-        held = _bits(self.hands[rows, self.current[rows]])
+        held = _bits(self._hands.take(rows * MAX_SEATS + self.current[rows]))
         ends = self.ends[rows]
         mask = np.empty((len(rows), NUM_ACTIONS), dtype=bool)
         np.logical_and(held, _FITS0[ends[:, 0]], out=mask[:, 0:56:2])
@@ -150,16 +151,20 @@ class BatchRounds:
         ends = self.ends[rows]
         fit0, fit1 = _FITS0_MASK[ends[:, 0]], _FITS1_MASK[ends[:, 1]]
         ahead = np.minimum(drawn[:, None] + np.arange(longest), _TILES - 1)
-        tiles = self.stock[rows[:, None], ahead]
+        tiles = self._stock.take(ahead + (rows * _TILES)[:, None])
         held = np.empty((len(rows), longest + 1), dtype=np.int64)
         held[:, 0] = hands
         np.bitwise_or.accumulate(_BIT[tiles], axis=1, out=held[:, 1:])
         held[:, 1:] |= hands[:, None]
         choices = np.bitwise_count(held & fit0[:, None]) + np.bitwise_count(held & fit1[:, None])
-        choices = choices.astype(np.int64)
         can = np.arange(longest + 1) < room[:, None]
-        lucky = rng.random(choices.shape) * (choices + 1) < 1
-        draws = can & np.where(greedy[:, None], choices == 0, lucky)
+        if greedy.all():
+            draws = choices == 0
+        else:
+            draws = rng.random(choices.shape) * (choices + 1) < 1
+            if greedy.any():
+                draws = np.where(greedy[:, None], choices == 0, draws)
+        draws &= can
         run = draws.argmin(axis=1)
         self._hands[at] = held[np.arange(len(rows)), run]
         self.drawn[rows] = drawn + run
@@ -207,27 +212,21 @@ class BatchRounds:
         after[after == n] = 0
         self.current[rows] = after
         if ended.any():
-            self._settle(rows[out], domino=True)
-            self._settle(rows[blocked], domino=False)
+            self._settle(rows[ended], out[ended])
         return after, ended
 
-    def _settle(self, rows: Ints, domino: bool) -> None:
-        """R15-R17: a domino scores every other hand; a block, the lowest hand alone scores
-        the others less itself, and a tie for lowest scores nothing."""
-        if not len(rows):
-            return
+    def _settle(self, rows: Ints, domino: Bools) -> None:
+        """R15-R17: a domino (``domino[j]``) scores every other hand; a block, the lowest
+        hand alone scores the others less itself, and a tie for lowest scores nothing."""
         n = self.players
         totals = (_bits(self.hands[rows, :n]) * _PIPS).sum(axis=2)
         everyone = totals.sum(axis=1)
-        self.over[rows] = True
-        if domino:
-            self.winner[rows] = self.current[rows]
-            self.points[rows] = everyone
-            return
         lowest = totals.min(axis=1)
         unique = (totals == lowest[:, None]).sum(axis=1) == 1
-        self.winner[rows] = np.where(unique, totals.argmin(axis=1), -1)
-        self.points[rows] = np.where(unique, everyone - 2 * lowest, 0)
+        self.over[rows] = True
+        blocked = np.where(unique, totals.argmin(axis=1), -1)
+        self.winner[rows] = np.where(domino, self.current[rows], blocked)
+        self.points[rows] = np.where(domino, everyone, np.where(unique, everyone - 2 * lowest, 0))
 
     def relative(self, rows: Ints, seats: Ints) -> npt.NDArray[np.float64]:
         """The finished rounds' zero-sum reward for ``seats``: credit less the others' mean."""

@@ -410,24 +410,24 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         """These games start new rounds, each drawn from its generator as ``Seating`` draws
         it (the game's seed, the seat, one seed per opponent), so both deal alike: the
         round is the one ``Round.new`` deals from that seed (``deal_order``)."""
-        players, fixed, kinds = self.players, self.fixed_seat, self.kinds
+        players, fixed = self.players, self.fixed_seat
+        chooses = []  # by the learner's seat: how each seat chooses (0: the learner)
+        for seat in range(players):
+            row = [0] * MAX_SEATS
+            for other, kind in zip(
+                [s for s in range(players) if s != seat], self.kinds, strict=True
+            ):
+                row[other] = kind
+            chooses.append(row)
         orders, leaders, learners, movers = [], [], [], []
         rngs, index_of = self.rngs, _INDEX
         for index in rows.tolist():
             rng = rngs[index]
-            # The draws of Seating, fewer calls: a batch of 63-bit integers is the same
-            # values drawn one by one (a test deals both ways and compares).
-            if fixed is None:
-                game_seed = int(rng.integers(2**63))
-                seat = int(rng.integers(players))
-                rng.integers(2**63, size=players - 1)  # the bots' seeds
-            else:
-                game_seed, seat = int(rng.integers(2**63, size=players)[0]), fixed
-            chooses = [0] * MAX_SEATS
-            others = [s for s in range(players) if s != seat]
-            for other, kind in zip(others, kinds, strict=True):
-                chooses[other] = kind
-            movers.append(chooses)
+            game_seed = int(rng.integers(2**63))  # what Seating draws, in its order
+            seat = int(rng.integers(players)) if fixed is None else fixed
+            for _ in range(players - 1):
+                rng.integers(2**63)  # a bot's seed
+            movers.append(chooses[seat])
             learners.append(seat)
             tiles, leader = deal_order(players, game_seed)
             orders.append(list(map(index_of, tiles)))
@@ -479,17 +479,18 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
     ]:
         rounds, size = self.rounds, self.num_envs
         every = np.arange(size)
-        legal = self.masks[every, chosen]  # the masks handed out with the last observations
+        # the masks handed out with the last observations
+        legal = self.masks.reshape(-1)[every * NUM_ACTIONS + chosen]
+        all_legal = bool(legal.all())
         rewards = np.zeros(size, dtype=np.float64)
-        if not legal.all() and self.illegal_action_reward is None:
+        if not all_legal and self.illegal_action_reward is None:
             row = int(np.flatnonzero(~legal)[0])
             raise IllegalActionError(f"action {int(chosen[row])} is not legal in game {row}")
-        moving = every[legal]
-        rounds.apply(moving, chosen[legal])
+        moving = every if all_legal else every[legal]
+        rounds.apply(moving, chosen if all_legal else chosen[legal])
         self._play_batched(moving)
-        done = moving[rounds.over[moving]]
-        terminations = np.zeros(size, dtype=bool)
-        terminations[done] = True
+        terminations = rounds.over.copy()  # every game that ended is dealt anew below
+        done = np.flatnonzero(terminations)
         rewards[done] = rounds.relative(done, self.learners[done])
         finished: dict[str, Any] = {}
         if len(done):
@@ -515,7 +516,7 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
             self._play_batched(done)
         obs, infos = self._batched_state()
         infos.update(finished)
-        if not legal.all():
+        if not all_legal:
             rewards[~legal] = self.illegal_action_reward
             reasons = np.full(size, None, dtype=object)
             for bad in np.flatnonzero(~legal):
