@@ -13,7 +13,13 @@ from conftest import DATA
 from draw_dominoes import ALL_TILES, DRAW, Place, Round, Tile, bots
 from draw_dominoes.actions import parse_action
 from draw_dominoes.bots.endgame import Solver
-from draw_dominoes.bots.expert import ExpertBot, Inference
+from draw_dominoes.bots.expert import DEFAULT_POOL, EXPLORATION, POOLS, ExpertBot, Inference
+from draw_dominoes.bots.ismcts import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_OPPONENTS,
+    ISMCTSBot,
+    settings_for,
+)
 from draw_dominoes.bots.search import match_odds, match_rewards, rewards
 from draw_dominoes.view import Outcome, PlayerView, Termination
 
@@ -126,6 +132,34 @@ def test_a_time_cap_keeps_the_default_iterations_when_time_is_plenty() -> None:
     fast.choose(view)
     assert slow.last_iterations == 5 * 16  # the cap reached first
     assert fast.last_iterations == 1200  # the default reached first (two players)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_expert_searches_as_ismcts_does_at_every_table_size(players: int) -> None:
+    """The same iterations and opponent mode as ``ismcts`` by default at every size; the
+    lower exploration only with the match-aware rewards (two players), which are smaller."""
+    expert = ExpertBot(1).settings_at(players)
+    ismcts = settings_for(ISMCTSBot(1).settings, players)
+    assert expert["iterations"] == ismcts["iterations"] == DEFAULT_ITERATIONS[players]
+    assert expert["opponents"] == ismcts["opponents"] == DEFAULT_OPPONENTS[players]
+    assert expert["exploration"] == (EXPLORATION if players == 2 else ismcts["exploration"])
+    assert expert["pool"] == POOLS[players]
+    assert POOLS[2] == DEFAULT_POOL and POOLS[players] >= DEFAULT_POOL
+    game = Round.new(players, seed=3)
+    bot = ExpertBot(1)
+    bot.choose(game.view(game.current_player))
+    assert bot.last_iterations == DEFAULT_ITERATIONS[players]
+
+
+def test_the_expert_keeps_the_settings_it_is_given() -> None:
+    given = ExpertBot(1, exploration=0.4, pool=64, iterations=300, opponents="search")
+    settings = given.settings_at(4)
+    assert (settings["exploration"], settings["pool"]) == (0.4, 64)
+    assert (settings["iterations"], settings["opponents"]) == (300, "search")
+    # With the round rewards the two-player exploration is ismcts's, as at larger tables.
+    assert ExpertBot(1, reward="round").settings_at(2)["exploration"] == 0.7
+    with pytest.raises(ValueError):
+        ExpertBot(1, pool=0)
 
 
 @pytest.mark.parametrize(("name", "per_read"), [("ismcts", 16), ("pimc", 1), ("expert", 16)])

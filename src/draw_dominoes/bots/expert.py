@@ -17,13 +17,14 @@ from ..tiles import ALL_TILES, VALUE_MASKS
 from ..view import Outcome, PlayerView
 from . import _rng, register, turn_actions
 from .endgame import Solver
-from .ismcts import search, search_options, settings_for
+from .ismcts import DEFAULT_EXPLORATION, search, search_options, settings_for
 from .search import match_rewards, rewards
 
 __all__ = [
     "DEFAULT_POOL",
     "DEFAULT_SOLVE",
     "EXPLORATION",
+    "POOLS",
     "REWARDS",
     "ExpertBot",
     "Inference",
@@ -40,10 +41,16 @@ REWARDS: Final = {"match": match_rewards, "round": rewards}
 a two-player match (the score and the target decide what a round is worth); ``round``,
 as ``ismcts`` does."""
 EXPLORATION: Final = 0.4
-"""The expert's UCB constant: lower than ``ismcts``'s 0.7, since its match-aware rewards
-are smaller for the same round (measured best of 0.25, 0.4 and 0.7)."""
+"""The expert's UCB constant with the match-aware rewards (two players): lower than
+``ismcts``'s 0.7, since those rewards are smaller for the same round (measured best of
+0.25, 0.4 and 0.7). With the round rewards (``reward="round"``, and always at three or
+four players, where the match-aware rewards are ``ismcts``'s own) it is ``ismcts``'s."""
 DEFAULT_POOL: Final = 256
-"""Determinizations drawn and weighted a move; the search draws from them by weight."""
+"""Determinizations drawn and weighted a move with two players; the search draws from
+them by weight."""
+POOLS: Final[dict[int, int]] = {2: DEFAULT_POOL, 3: 1000, 4: 1000}
+"""Determinizations drawn a move by default, by number of players: with two or three
+hidden hands, 256 worlds shared by 2000 iterations leave too few distinct deals."""
 _HEAVY: Final = 1.0
 """The opponent model: a placement's odds fall by exp(-_HEAVY) for every pip it is lighter
 than the heaviest one it could have made (players shed heavy tiles, R15–R17) ..."""
@@ -161,8 +168,9 @@ class ExpertBot:
     same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
     turns the weighting off), ``solve`` (most tiles in all hands solved exactly; 0 turns
     solving off), ``reward`` (``match`` or ``round``, see ``REWARDS``), ``exploration``
-    (default ``EXPLORATION``), ``pool`` (determinizations drawn a move, default
-    ``DEFAULT_POOL``), ``epsilon`` and ``opponents`` (as ``ismcts``).
+    (default ``EXPLORATION`` with the match-aware rewards of two players, else
+    ``ismcts``'s), ``pool`` (determinizations drawn a move, default ``POOLS`` by table
+    size), ``epsilon`` and ``opponents`` (as ``ismcts``).
     ``clock`` (a keyword, not an option) tells the time.
     """
 
@@ -176,20 +184,24 @@ class ExpertBot:
         **options: Any,
     ) -> None:
         own = frozenset({"inference", "solve", "reward", "pool"})
-        self.settings = search_options(self.name, {"exploration": EXPLORATION, **options}, own)
+        self.settings = search_options(self.name, options, own)
+        self.exploration: float | None = (
+            self.settings["exploration"] if "exploration" in options else None
+        )
         inference = options.get("inference", DEFAULT_INFERENCE)
         if isinstance(inference, bool) or not isinstance(inference, int | float) or inference < 0:
             raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
         solve = options.get("solve", DEFAULT_SOLVE)
         if type(solve) is not int or solve < 0:
             raise ValueError(f"solve must be a whole number of tiles, 0 or more, not {solve!r}")
-        pool = options.get("pool", DEFAULT_POOL)
-        if type(pool) is not int or pool < 1:
+        pool = options.get("pool")
+        if pool is not None and (type(pool) is not int or pool < 1):
             raise ValueError(f"pool must be a positive whole number, not {pool!r}")
-        self.pool = pool
+        self.pool: int | None = pool
         reward = options.get("reward", "match")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.reward = reward
         self.reward_of = REWARDS[reward]
         self.inference = float(inference)
         self.solve = solve
@@ -197,6 +209,16 @@ class ExpertBot:
         self.rng = _rng(seed)
         self.last_iterations = 0
         self.last_solved = 0
+
+    def settings_at(self, players: int) -> dict[str, Any]:
+        """The search settings at a table of ``players``: ``ismcts``'s defaults for that size
+        (iterations, opponents), the exploration that suits the reward in use, and ``pool``."""
+        settings = settings_for(self.settings, players)
+        if self.exploration is None:
+            matched = self.reward == "match" and players == 2
+            settings["exploration"] = EXPLORATION if matched else DEFAULT_EXPLORATION
+        settings["pool"] = POOLS[players] if self.pool is None else self.pool
+        return settings
 
     def choose(self, view: PlayerView) -> Action:
         legal = turn_actions(view)
@@ -227,13 +249,15 @@ class ExpertBot:
         points_for: int | None = None,
     ) -> Action:
         rng = self.rng
+        settings = self.settings_at(view.players)
+        size = settings.pop("pool")
         sample = ViewSampler(view).sample
         determinize: Callable[[], Round]
         if self.inference > 0 and not view.is_over:
             # A pool of determinizations drawn once and weighted by the opponent model;
             # each iteration searches a copy of one, picked in proportion to its weight.
             weight = Inference(view, self.inference).weight
-            pool = [sample(rng) for _ in range(self.pool)]
+            pool = [sample(rng) for _ in range(size)]
             totals = list(itertools.accumulate(weight(game) for game in pool))
             top = totals[-1]
             uniform = rng.random
@@ -274,7 +298,7 @@ class ExpertBot:
             reward_of=reward_of,
             stats=stats,
             root_floor=root_floor,
-            **settings_for(self.settings, view.players),
+            **settings,
         )
         self.last_solved = 0 if solver is None else solver.solved
         return action
