@@ -201,8 +201,18 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
         agent, table = self.agent_selection, self.table
         if table is None:
             raise RuntimeError("call reset() before using the environment")
+        if not observe:
+            observation = None
+        elif self.history:
+            observation = self._observe(table, agent)
+        else:  # _observe, one call fewer
+            seat = self._seat_of[agent]
+            observation = {
+                "observation": frombuffer(observation_buffer(table.tracker, seat), F32),
+                "action_mask": frombuffer(mask_bytes(table.round, seat), I8),
+            }
         return (
-            self._observe(table, agent) if observe else None,
+            observation,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
