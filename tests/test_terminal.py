@@ -342,7 +342,8 @@ def test_a_seat_takes_a_level_and_plays_its_bot(tmp_path: Path) -> None:
     assert only_save(tmp_path / "levels").read_text() == only_save(tmp_path / "bots").read_text()
     listed = run(tmp_path, "play", "--help").stdout
     assert "strong = ismcts" in " ".join(listed.split()) and "expert" in listed
-    assert "keys at your turn:" in listed and "save and quit" in listed
+    assert "keys at your turn, on the board:" in listed and "save and quit" in listed
+    assert "with --plain, type:" in listed
     served = run(tmp_path, "serve", "--help").stdout
     assert "(default: 127.0.0.1)" in served and "(default: 8000)" in served
     ranked = run(tmp_path, "tournament", "--help").stdout

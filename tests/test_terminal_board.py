@@ -195,6 +195,7 @@ def test_hot_seat_hides_every_hand_until_the_next_person_has_the_keyboard(tmp_pa
                     text = screen_text(app)
                     if "Pass the keyboard to" in text:
                         hand_overs.append(text)
+                        assert not list(app.table.query(TileCell))  # no hand behind it either
                         secret = {str(t) for seat in (0, 1) for t in game.hand(seat)}
                         assert not set(TILE.findall(text)) & secret, text
                     await pilot.press("enter")

@@ -294,6 +294,9 @@ class Board(App[Farewell]):
         self.table.query_one("#log", RichLog).write(Text(text, style=style))
 
     def hand(self) -> list[Tile]:
+        """The rack: the keyboard's own hand; nobody's at a hot seat before anyone has it."""
+        if self.at_keyboard is None and len(self.humans) > 1:
+            return []
         return hand_order(self.match.current_round, self.viewer())
 
     def my_turn(self) -> bool:
@@ -435,8 +438,10 @@ class Board(App[Farewell]):
                 words("board_keys_end", tile=self.choosing.tile, left=values[0], right=values[1]),
                 style="bold",
             )
-        keys = [words("board_key_choose"), words("board_key_place")]
         legal = view.legal_actions
+        keys = []
+        if any(isinstance(action, Place) for action in legal):  # else Enter places nothing
+            keys += [words("board_key_choose"), words("board_key_place")]
         if Draw() in legal:
             keys.append(words("board_key_draw"))
         if Pass() in legal:
@@ -505,6 +510,7 @@ class Board(App[Farewell]):
         """Hot seat: hide every hand until the next person has the keyboard."""
         words = self.words
         self.at_keyboard = None
+        self.refresh_table()  # the last hand leaves the table, not only the screen
 
         def done(answer: str | None) -> None:
             if answer == "quit":
