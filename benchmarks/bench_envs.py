@@ -1,6 +1,8 @@
 """Research adapters' speed: environment steps per CPU second beside the engine's own rate.
 
-Times are this process's CPU time, so other work on a shared machine skews them less.
+Times are this process's CPU time, so other work on a shared machine skews them less, and
+each rate is measured in turns with the one it is compared to (``--slices``), so that a
+change in the machine's speed during the run falls on both alike.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -189,42 +192,83 @@ def openspiel_clones(players: int, seconds: float) -> tuple[int, float]:
     return clones, time.process_time() - start
 
 
+def interleaved(
+    first: Callable[[float], tuple[int, ...]],
+    second: Callable[[float], tuple[int, ...]],
+    seconds: float,
+    slices: int,
+) -> tuple[tuple[int, float, int], tuple[int, float, int]]:
+    """Both measurements in turns, ``seconds / slices`` each, summed per side: the rates
+    then compare like with like while the shared machine's speed drifts."""
+    totals = [[0, 0.0, 0], [0, 0.0, 0]]
+    for _ in range(slices):
+        for total, measure in zip(totals, (first, second), strict=True):
+            count, elapsed, *extra = measure(seconds / slices)
+            total[0] += count
+            total[1] += elapsed
+            total[2] += extra[0] if extra else 0
+    (a, b, c), (d, e, f) = totals
+    return (int(a), b, int(c)), (int(d), e, int(f))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     parser.add_argument("--num-envs", type=int, default=256, help="games in a vector env")
+    parser.add_argument(
+        "--slices",
+        type=int,
+        default=6,
+        help="turns each measurement is split into, alternating with the one it is compared to",
+    )
     args = parser.parse_args()
-    seconds = args.seconds
-    engine = {n: engine_steps(n, seconds) for n in (2, 3, 4)}
-    rows = [
-        ("PettingZoo AEC, 2 players", 2, pettingzoo_steps(2, seconds)),
-        ("PettingZoo AEC, 3 players", 3, pettingzoo_steps(3, seconds)),
-        ("PettingZoo AEC, 4 players", 4, pettingzoo_steps(4, seconds)),
-        ("Gymnasium vs random", 2, gymnasium_steps(["random"], seconds)),
-        ("Gymnasium vs 3 greedy", 4, gymnasium_steps(["greedy"] * 3, seconds)),
-        ("OpenSpiel, 2 players", 2, openspiel_steps(2, seconds)),
-        ("OpenSpiel, 4 players", 4, openspiel_steps(4, seconds)),
+    seconds, slices = args.seconds, args.slices
+    adapters: list[tuple[str, int, Callable[[float], tuple[int, ...]]]] = [
+        ("PettingZoo AEC, 2 players", 2, lambda s: pettingzoo_steps(2, s)),
+        ("PettingZoo AEC, 3 players", 3, lambda s: pettingzoo_steps(3, s)),
+        ("PettingZoo AEC, 4 players", 4, lambda s: pettingzoo_steps(4, s)),
+        ("Gymnasium vs random", 2, lambda s: gymnasium_steps(["random"], s)),
+        ("Gymnasium vs 3 greedy", 4, lambda s: gymnasium_steps(["greedy"] * 3, s)),
+        ("OpenSpiel, 2 players", 2, lambda s: openspiel_steps(2, s)),
+        ("OpenSpiel, 4 players", 4, lambda s: openspiel_steps(4, s)),
     ]
-    vector = {
-        mode: vector_steps(mode, args.num_envs, seconds) for mode in ("vector_entry_point", "sync")
-    }
+    engine = {n: [0, 0.0] for n in (2, 3, 4)}
+    rows = []
+    for name, n, measure in adapters:
+        alone, adapter = interleaved(
+            lambda s, n=n: engine_steps(n, s),
+            measure,
+            seconds,
+            slices,
+        )
+        engine[n][0] += alone[0]
+        engine[n][1] += alone[1]
+        rows.append((name, alone[0] / alone[1], adapter[0] / adapter[1]))
+    native_run, sync_run = interleaved(
+        lambda s: vector_steps("vector_entry_point", args.num_envs, s),
+        lambda s: vector_steps("sync", args.num_envs, s),
+        seconds,
+        slices,
+    )
     print(f"{'':28s} {'steps/s':>10s}  {'engine, same players':>21s}  share")
     for n, (steps, elapsed) in engine.items():
         print(f"{f'engine alone, {n} players':28s} {steps / elapsed:>10,.0f}")
-    for name, n, (steps, elapsed) in rows:
-        rate = steps / elapsed
-        alone = engine[n][0] / engine[n][1]
-        print(f"{name:28s} {rate:>10,.0f}  {alone:>21,.0f}  {rate / alone:5.1%}")
-    native, sync = (vector[m][0] / vector[m][1] for m in ("vector_entry_point", "sync"))
-    for mode, (steps, elapsed, empty) in vector.items():
+    for name, alone_rate, rate in rows:
+        print(f"{name:28s} {rate:>10,.0f}  {alone_rate:>21,.0f}  {rate / alone_rate:5.1%}")
+    for mode, (steps, elapsed, empty) in (("vector_entry_point", native_run), ("sync", sync_run)):
         name = f"make_vec {mode}, N={args.num_envs}"
         print(
             f"{name:40s} {steps / elapsed:>10,.0f} env steps/s, {empty} all-zero masks handed out"
         )
+    native, sync = (run[0] / run[1] for run in (native_run, sync_run))
     print(f"native vector env / SyncVectorEnv: {native / sync:.1f}x")
     for n in (2, 4):
-        engine_count, engine_time = engine_clones(n, seconds)
-        openspiel_count, openspiel_time = openspiel_clones(n, seconds)
+        (engine_count, engine_time, _), (openspiel_count, openspiel_time, _) = interleaved(
+            lambda s, n=n: engine_clones(n, s),
+            lambda s, n=n: openspiel_clones(n, s),
+            seconds,
+            slices,
+        )
         engine_rate = engine_count / engine_time
         openspiel_rate = openspiel_count / openspiel_time
         print(

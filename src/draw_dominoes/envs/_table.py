@@ -131,10 +131,16 @@ class Table:
         played = self.round
         if played._outcome is not None and self.game.is_over:
             raise IllegalActionError("the episode is over")
+        seat = played._current
         opening = played._ends == EMPTY
-        return self.play(
+        move = (
             action_for_id(action, opening) if type(action) is int else id_to_action(action, opening)
         )
+        self.game.apply(move)
+        if played._outcome is None:  # as in play: the usual step, without a call more
+            self.tracker.record(seat, move)
+            return self.nothing
+        return self._settled(played, seat, move)
 
     def play(self, move: Action) -> tuple[float, ...]:
         """``apply`` for an action rather than its id (the bots' moves), the episode not over."""
@@ -144,12 +150,17 @@ class Table:
         if played._outcome is None:
             self.tracker.record(seat, move)
             return self.nothing
+        return self._settled(played, seat, move)
+
+    def _settled(self, played: Round, seat: int, move: Action) -> tuple[float, ...]:
+        """After ``move`` ended round ``played``: a match goes on to its next round; the
+        rewards the settlement earns each seat."""
         if isinstance(self.game, Match) and not self.game.is_over:
             self.round = self.game.current_round
             self.tracker = Tracker(self.round)
         else:
             self.tracker.record(seat, move)
-        return rewards_for(played._outcome, self.reward)
+        return rewards_for(cast(Outcome, played._outcome), self.reward)
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The encoding of ``seat``'s view (R21), without building the view; with
