@@ -801,3 +801,37 @@ def test_batched_draw_runs_draw_as_the_bots_would(players: int) -> None:
             game.hand_mask(s) for s in range(players)
         ]
     assert runs > 0 or players == 4
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_batched_vector_env_opens_as_the_engine_would(players: int) -> None:
+    """A bot that leads a new round draws and opens as it is dealt (no numpy pass): the
+    state is the engine's after those actions on the same deal, and a random bot keeps
+    its first tile unopened no more often than a uniform choice would (k / (k + 1))."""
+    from gymnasium.utils import seeding
+
+    size = 600
+    env = DrawDominoesVectorEnv(num_envs=size, opponents=["random"] * (players - 1), seat=0)
+    env.reset(seed=3)
+    rounds, hand = env.rounds, 7
+    opened = kept = 0
+    for row in range(size):
+        game_seed = int(seeding.np_random(3 + row)[0].integers(2**63))
+        game = Round.new(players, seed=game_seed)
+        if (game.leader + 1) % players:  # the learner (seat 0) leads, or acts later
+            continue
+        opened += 1
+        draws = int(rounds.draws[row, game.leader])
+        kept += draws == 0
+        for _ in range(draws):
+            game.apply(DRAW)
+        tile = ALL_TILES[int(rounds.line[row]).bit_length() - 1]
+        game.apply(Place(tile, None))
+        assert int(rounds.current[row]) == game.current_player == 0
+        assert [int(h) for h in rounds.hands[row, :players]] == [
+            game.hand_mask(s) for s in range(players)
+        ]
+        assert int(rounds.drawn[row]) == 28 - game.boneyard_size
+        assert tuple(int(e) for e in rounds.ends[row]) == game.end_values
+    assert opened > size // 4
+    assert abs(kept / opened - hand / (hand + 1)) < 0.05

@@ -122,6 +122,30 @@ class BatchRounds:
         self.over[rows] = False
         self.winner[rows] = -1
 
+    def open_rounds(self, rows: Ints, runs: Ints, tiles: Ints) -> None:
+        """Rows just dealt (``deal``) where the leader plays at once: it draws ``runs[j]``
+        tiles, then opens the line with tile index ``tiles[j]`` (held after the draws),
+        and the next seat is to act. What ``apply`` makes of the same draws and opening."""
+        n = self.players
+        leaders = self.current[rows]
+        at = rows * MAX_SEATS + leaders
+        drawn = self.drawn[rows]
+        ahead = np.arange(_LAST_DRAW - RULES.hand_size(n) * n)
+        taken = np.where(
+            ahead < runs[:, None],
+            _BIT[self._stock.take((rows * _TILES + drawn)[:, None] + ahead)],
+            0,
+        ).sum(axis=1)
+        self._hands[at] = (self._hands.take(at) | taken) ^ _BIT[tiles]
+        self.drawn[rows] = drawn + runs
+        self._draws[at] = runs
+        self.ends[rows, 0] = _LOW[tiles]
+        self.ends[rows, 1] = _HIGH[tiles]
+        self.line[rows] = _BIT[tiles]
+        after = leaders + 1
+        after[after == n] = 0
+        self.current[rows] = after
+
     def legal(self, rows: Ints) -> Bools:
         """The legal-action masks (rows × 58) of the seat to move in each row (R5-R7)."""
         held = _bits(self._hands.take(rows * MAX_SEATS + self.current[rows]))

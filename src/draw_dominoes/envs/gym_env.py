@@ -11,6 +11,7 @@ nothing and earns ``illegal_action_reward`` (``None``: raise ``IllegalActionErro
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any, Final, cast
@@ -27,6 +28,7 @@ from .. import bots
 from ..actions import DRAW, PASS, Action, IllegalActionError, Place
 from ..bots.simple import GreedyBot, RandomBot
 from ..round import deal_order
+from ..rules import RULES
 from ..tiles import ALL_TILES
 from . import render
 from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
@@ -64,6 +66,8 @@ tile, then the higher tile, then end 0), every one above a draw or a pass (never
 
 
 _INDEX: Final = attrgetter("index")
+_GREEDY_OPENING: Final = [tile.pips * 32 + tile.index for tile in ALL_TILES].__getitem__
+"""The greedy bot's order of openings, by tile index: the heaviest tile, then the higher."""
 
 Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
 """An opponent that is a policy: ``policy(observation, mask) -> action id``, given the
@@ -387,6 +391,8 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         self.movers = np.zeros((num_envs, MAX_SEATS), dtype=np.int64)
         """Batched play: how each seat of each game chooses (0: the learner)."""
         self.choices = np.random.default_rng()
+        self.openings = random.Random()
+        """Batched play: the random bots' draws and openings in rounds they lead."""
         self.masks = np.zeros((num_envs, NUM_ACTIONS), dtype=bool)
         """Batched play: the legal masks handed out with the latest observations."""
 
@@ -420,7 +426,11 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
                 row[other] = kind
             chooses.append(row)
         orders, leaders, learners, movers = [], [], [], []
-        rngs, index_of = self.rngs, _INDEX
+        opened, runs, openings = [], [], []
+        rngs, index_of, pick = self.rngs, _INDEX, self.openings.random
+        size = RULES.hand_size(players)
+        dealt = players * size
+        room, greedy = len(ALL_TILES) - 2 - dealt, _BATCHED["greedy"]
         for index in rows.tolist():
             rng = rngs[index]
             game_seed = int(rng.integers(2**63))  # what Seating draws, in its order
@@ -430,11 +440,32 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
             movers.append(chooses[seat])
             learners.append(seat)
             tiles, leader = deal_order(players, game_seed)
-            orders.append(list(map(index_of, tiles)))
+            order = list(map(index_of, tiles))
+            orders.append(order)
             leaders.append(leader)
+            kind = chooses[seat][leader]
+            if kind:  # a bot leads: its draws and opening, here rather than in numpy passes
+                hand = order[leader * size : leader * size + size]
+                run = 0
+                if kind == greedy:  # the heaviest tile (then the higher), never a draw
+                    tile = max(hand, key=_GREEDY_OPENING)
+                else:  # a uniform choice among the openings and the draw, draw after draw
+                    while run < room and pick() * (len(hand) + 1) < 1:
+                        hand.append(order[dealt + run])
+                        run += 1
+                    tile = hand[int(pick() * len(hand))]
+                opened.append(index)
+                runs.append(run)
+                openings.append(tile)
         self.movers[rows] = movers
         self.learners[rows] = learners
         self.rounds.deal(rows, np.array(orders, dtype=np.int64), np.array(leaders, dtype=np.int64))
+        if opened:
+            self.rounds.open_rounds(
+                np.array(opened, dtype=np.int64),
+                np.array(runs, dtype=np.int64),
+                np.array(openings, dtype=np.int64),
+            )
 
     def _play_batched(self, rows: npt.NDArray[np.int64]) -> None:
         """The opponents of these games move until each learner is to act (or it is over)."""
@@ -574,6 +605,7 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         if self.batched:
             known = [s for s in seeds if s is not None]
             self.choices = np.random.default_rng(known or None)
+            self.openings = random.Random(int(self.choices.integers(2**63)))
             self._deal(np.arange(self.num_envs))
             self._play_batched(np.arange(self.num_envs))
             self.seatings = []
