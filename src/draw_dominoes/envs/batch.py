@@ -1,9 +1,10 @@
 """Many rounds stepped at once with numpy: the rules of ``round.py`` over arrays (vector env).
 
-Each row is one round, dealt by the engine (``Round.new``) and then played here: legal
-masks, placements, draws, passes and the settlement (R5-R7, R14-R17) are array
-operations over every row at once, as pgx does it, instead of one Python call a round.
-A test plays the same actions in both and checks every mask, observation and outcome.
+Each row is one round, dealt as the engine deals it (``load`` a ``Round``, or ``deal``
+the tile order of ``round.deal_order``) and then played here: legal masks, placements,
+draws, passes and the settlement (R5-R7, R14-R17) are array operations over every row
+at once, as pgx does it, instead of one Python call a round. A test plays the same
+actions in both and checks every mask, observation and outcome.
 """
 
 from __future__ import annotations
