@@ -332,3 +332,22 @@ def test_hand_of_a_missing_seat_is_a_value_error() -> None:
         game.hand(2)
     with pytest.raises(ValueError, match="no seat"):
         game.view(-1)
+
+
+def test_fields_are_a_copy_of_the_state_as_numbers() -> None:
+    """``Round.fields()`` is what the environments encode from: the public properties'
+    values in one call, and changing what it returns changes nothing in the round."""
+    game = Round.new(3, seed=5)
+    assert game.is_opening
+    game.apply(game.legal_actions()[0])
+    state = game.fields()
+    assert not game.is_opening
+    assert state.players == game.players and state.current == game.current_player
+    assert state.leader == game.leader and state.scores == game.scores
+    assert state.outcome is game.outcome and state.lacks == game.lack_masks
+    assert state.hands == tuple(game.hand_mask(seat) for seat in range(3))
+    assert state.drawn == 28 - game.boneyard_size  # taken from the stock, the deal included
+    assert state.ends == 7 * game.end_values[0] + game.end_values[1]
+    before = game.clone()
+    list(state.hands).clear()
+    assert game.fields() == state and before.fields() == state

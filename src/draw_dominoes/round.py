@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from functools import cache
 from operator import attrgetter
-from typing import Final
+from typing import Final, NamedTuple
 
 from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place, action_for_id
 from .line import Line
@@ -24,6 +24,7 @@ from .view import Outcome, PlayerView, Termination, target_for
 
 __all__ = [
     "Round",
+    "RoundFields",
     "ViewSampler",
     "check_players",
     "deal_order",
@@ -139,6 +140,22 @@ def _tile(value: Tile | str) -> Tile:
     if isinstance(value, str):
         return Tile.parse(value)
     raise ValueError(f"not a tile: {value!r}")
+
+
+class RoundFields(NamedTuple):
+    """``Round.fields()``: a round's state as numbers (hands as tile bitmasks, the ends as
+    their code ``7 × left + right``, or ``EMPTY`` before the opening; ``drawn`` counts the
+    tiles taken from the stock, the deal included)."""
+
+    players: int
+    hands: tuple[int, ...]
+    outcome: Outcome | None
+    scores: tuple[int, ...]
+    lacks: tuple[int, ...]
+    ends: int
+    drawn: int
+    current: int
+    leader: int
 
 
 class Round:
@@ -516,6 +533,27 @@ class Round:
         """Per seat, bit ``v`` set when it is known to lack value ``v``: ``lacking`` as
         bitmasks, public (R5), for encoders that must not rebuild a view."""
         return tuple(self._lacks)
+
+    @property
+    def is_opening(self) -> bool:
+        """No tile is on the line yet: the next placement opens it (R7, R9)."""
+        return self._ends == EMPTY
+
+    def fields(self) -> RoundFields:
+        """The state as plain numbers, in one call, for encoders that run on every step
+        (the research environments): a copy, so nothing done with it changes the round.
+        It holds every hand: what a seat may see is the caller's to choose (R21)."""
+        return RoundFields(
+            self._n,
+            tuple(self._hands),
+            self._outcome,
+            self._scores,
+            tuple(self._lacks),
+            self._ends,
+            self._drawn,
+            self._current,
+            self._leader,
+        )
 
     def _seat(self, player: int) -> int:
         if type(player) is not int or not 0 <= player < self._n:

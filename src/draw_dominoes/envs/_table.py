@@ -10,7 +10,7 @@ import numpy.typing as npt
 from ..actions import Action, IllegalActionError, action_for_id
 from ..game import Game
 from ..match import Match
-from ..round import EMPTY, Round
+from ..round import Round
 from ..rules import RULES
 from ..view import Outcome, PlayerView
 from .encoding import (
@@ -112,12 +112,12 @@ class Table:
     def over(self) -> bool:
         """The episode is over: the round being played is over (``play`` moves a match
         that goes on to its next round)."""
-        return self.round._outcome is not None
+        return self.round.outcome is not None
 
     @property
     def mover(self) -> int:
         """The seat to act (after the end, the seat that acted last)."""
-        return self.round._current
+        return self.round.current_player
 
     def view(self, seat: int) -> PlayerView:
         return self.round.view(seat)
@@ -129,15 +129,15 @@ class Table:
         either way nothing changes (R8).
         """
         played = self.round
-        if played._outcome is not None and self.game.is_over:
+        if played.outcome is not None and self.game.is_over:
             raise IllegalActionError("the episode is over")
-        seat = played._current
-        opening = played._ends == EMPTY
+        seat = played.current_player
+        opening = played.is_opening
         move = (
             action_for_id(action, opening) if type(action) is int else id_to_action(action, opening)
         )
         self.game.apply(move)
-        if played._outcome is None:  # as in play: the usual step, without a call more
+        if played.outcome is None:  # as in play: the usual step, without a call more
             self.tracker.record(seat, move)
             return self.nothing
         return self._settled(played, seat, move)
@@ -145,9 +145,9 @@ class Table:
     def play(self, move: Action) -> tuple[float, ...]:
         """``apply`` for an action rather than its id (the bots' moves), the episode not over."""
         played = self.round
-        seat = played._current
+        seat = played.current_player
         self.game.apply(move)
-        if played._outcome is None:
+        if played.outcome is None:
             self.tracker.record(seat, move)
             return self.nothing
         return self._settled(played, seat, move)
@@ -160,7 +160,7 @@ class Table:
             self.tracker = Tracker(self.round)
         else:
             self.tracker.record(seat, move)
-        return rewards_for(cast(Outcome, played._outcome), self.reward)
+        return rewards_for(cast(Outcome, played.outcome), self.reward)
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The encoding of ``seat``'s view (R21), without building the view; with

@@ -251,11 +251,11 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
                 self._accumulate_rewards()
         self.steps += 1
         played = table.round  # the match's next round once one ends and the match goes on
-        if played._outcome is not None:  # the episode is over (Table.over)
+        if played.outcome is not None:  # the episode is over (Table.over)
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_cycles is not None and self.steps >= self.max_cycles * self.players:
             self.truncations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.possible_agents[played._current]
+        self.agent_selection = self.possible_agents[played.current_player]
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         return _render(self._require_table(), self.render_mode)

@@ -266,7 +266,7 @@ _ORDER: Final = _orders()
 _PAD: Final = tuple((0,) * (MAX_SEATS - n) for n in range(MAX_SEATS + 1))
 
 
-def _sizes_and_draws(n: int, seat: int) -> Callable[[list[int], list[int]], bytes]:
+def _sizes_and_draws(n: int, seat: int) -> Callable[[Sequence[int], Sequence[int]], bytes]:
     """The hand_sizes and draws fields from ``n`` hands and draw counts, seen from ``seat``:
     one function a seat, so that a step spends no time ordering the seats."""
     bits, pack = int.bit_count, _EIGHT
@@ -306,22 +306,24 @@ def observation_bytes(tracker: Tracker, seat: int) -> bytes:
 def observation_buffer(tracker: Tracker, seat: int) -> bytearray:
     """``fast_observation``'s float32 bytes in a new buffer of their own (writable)."""
     game = tracker.round
-    n = game._n
+    state = game.fields()
+    n = state.players
     if type(seat) is not int or not 0 <= seat < n:
         game.hand_mask(seat)  # the engine's error for a seat that does not exist
     halves = _HALVES
-    hand, line = game._hands[seat], tracker.line_mask
-    outcome = game._outcome
+    hands = state.hands
+    hand, line = hands[seat], tracker.line_mask
+    outcome = state.outcome
     pad = _PAD[n]
     fixed = tracker.fixed[seat] if outcome is None else None
     if fixed is None:
         order = _ORDER[n][seat]
-        scores = game._scores
+        scores = state.scores
         if outcome is not None:  # as the view shows them: with the round's credits
             scores = tuple(s + c for s, c in zip(scores, outcome.credits, strict=True))
         rows = _LACK_ROWS
         fixed = (
-            b"".join(rows[m] for m in order((*game._lacks, *pad)))
+            b"".join(rows[m] for m in order((*state.lacks, *pad)))
             + _FOUR(*order(scores + pad))
             + _PRESENT[n]
         )
@@ -334,11 +336,11 @@ def observation_buffer(tracker: Tracker, seat: int) -> bytearray:
             halves[hand >> 14],
             halves[line & 0x3FFF],
             halves[line >> 14],
-            _ENDS_AND_BONEYARD[game._ends][game._drawn],
-            _SIZES_AND_DRAWS[n][seat](game._hands, tracker.draws),
+            _ENDS_AND_BONEYARD[state.ends][state.drawn],
+            _SIZES_AND_DRAWS[n][seat](hands, tracker.draws),
             fixed,
-            _SEAT_PAIRS[MAX_SEATS if outcome is not None else relative[game._current]][
-                relative[game._leader]
+            _SEAT_PAIRS[MAX_SEATS if outcome is not None else relative[state.current]][
+                relative[state.leader]
             ],
         )
     )
@@ -352,7 +354,7 @@ def fast_mask(game: Round, seat: int) -> npt.NDArray[np.int8]:
 def mask_bytes(game: Round, seat: int) -> bytearray:
     """``fast_mask`` as raw int8 bytes, for batches."""
     mask = bytearray(_NO_ACTIONS)
-    if game._outcome is None and game._current == seat:
+    if game.outcome is None and game.current_player == seat:
         for action in game.legal_actions():
             mask[action.id] = 1
     return mask

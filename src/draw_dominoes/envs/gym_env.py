@@ -175,8 +175,8 @@ class Seating:
         earned = 0.0
         while True:
             played = table.round  # the next round's once a match goes on
-            mover = played._current
-            if mover == me or played._outcome is not None:
+            mover = played.current_player
+            if mover == me or played.outcome is not None:
                 break
             player = opponents[mover]
             kind = type(player)
