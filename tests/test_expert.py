@@ -13,7 +13,15 @@ from conftest import DATA
 from draw_dominoes import ALL_TILES, DRAW, Place, Round, Tile, bots
 from draw_dominoes.actions import parse_action
 from draw_dominoes.bots.endgame import Solver
-from draw_dominoes.bots.expert import DEFAULT_POOL, EXPLORATION, POOLS, ExpertBot, Inference
+from draw_dominoes.bots.expert import (
+    DEFAULT_POOL,
+    DEFAULT_SOLVE,
+    EXPLORATION,
+    POOLS,
+    SOLVES,
+    ExpertBot,
+    Inference,
+)
 from draw_dominoes.bots.ismcts import (
     DEFAULT_ITERATIONS,
     DEFAULT_OPPONENTS,
@@ -144,6 +152,7 @@ def test_the_expert_searches_as_ismcts_does_at_every_table_size(players: int) ->
     assert expert["opponents"] == ismcts["opponents"] == DEFAULT_OPPONENTS[players]
     assert expert["exploration"] == (EXPLORATION if players == 2 else ismcts["exploration"])
     assert expert["pool"] == POOLS[players]
+    assert expert["solve"] == SOLVES[players] == (DEFAULT_SOLVE if players == 2 else 0)
     assert POOLS[2] == DEFAULT_POOL and POOLS[players] >= DEFAULT_POOL
     game = Round.new(players, seed=3)
     bot = ExpertBot(1)
@@ -152,9 +161,9 @@ def test_the_expert_searches_as_ismcts_does_at_every_table_size(players: int) ->
 
 
 def test_the_expert_keeps_the_settings_it_is_given() -> None:
-    given = ExpertBot(1, exploration=0.4, pool=64, iterations=300, opponents="search")
+    given = ExpertBot(1, exploration=0.4, pool=64, solve=6, iterations=300, opponents="search")
     settings = given.settings_at(4)
-    assert (settings["exploration"], settings["pool"]) == (0.4, 64)
+    assert (settings["exploration"], settings["pool"], settings["solve"]) == (0.4, 64, 6)
     assert (settings["iterations"], settings["opponents"]) == (300, "search")
     # With the round rewards the two-player exploration is ismcts's, as at larger tables.
     assert ExpertBot(1, reward="round").settings_at(2)["exploration"] == 0.7

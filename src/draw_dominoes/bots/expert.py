@@ -26,14 +26,21 @@ __all__ = [
     "EXPLORATION",
     "POOLS",
     "REWARDS",
+    "SOLVES",
     "ExpertBot",
     "Inference",
     "relative_points",
 ]
 
 DEFAULT_SOLVE: Final = 8
-"""Solve a determinization exactly once the boneyard is closed and at most this many
-tiles are left in all hands together."""
+"""With two players, solve a determinization exactly once the boneyard is closed and at
+most this many tiles are left in all hands together."""
+SOLVES: Final[dict[int, int]] = {2: DEFAULT_SOLVE, 3: 0, 4: 0}
+"""``solve`` by default, by number of players. With two players a closed boneyard leaves
+little hidden, so a determinization's exact solution is close to the real endgame; with
+two or three opponents whose hands are still shuffled among themselves, each solution
+plays as if every hand were known (strategy fusion) and every opponent perfectly, and
+three-player rounds measured better without it."""
 DEFAULT_INFERENCE: Final = 1.0
 """How strongly the opponents' choices weight the determinizations (0: not at all)."""
 REWARDS: Final = {"match": match_rewards, "round": rewards}
@@ -162,12 +169,14 @@ _PIPS: Final = tuple(t.pips for t in ALL_TILES)
 class ExpertBot:
     """The ``expert`` level's bot: ISMCTS whose determinizations are drawn in proportion to how
     likely the opponents' observed choices were (``Inference``), and whose closed-boneyard
-    endgames are solved exactly (``Solver``) rather than played out greedily.
+    endgames are solved exactly (``Solver``) rather than played out greedily (by default
+    with two players only, see ``SOLVES``).
 
     Options: ``iterations`` and/or ``time_per_move`` (as ``ismcts``; by default the
     same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
     turns the weighting off), ``solve`` (most tiles in all hands solved exactly; 0 turns
-    solving off), ``reward`` (``match`` or ``round``, see ``REWARDS``), ``exploration``
+    solving off; default ``SOLVES`` by table size), ``reward`` (``match`` or ``round``,
+    see ``REWARDS``), ``exploration``
     (default ``EXPLORATION`` with the match-aware rewards of two players, else
     ``ismcts``'s), ``pool`` (determinizations drawn a move, default ``POOLS`` by table
     size), ``epsilon`` and ``opponents`` (as ``ismcts``).
@@ -191,8 +200,8 @@ class ExpertBot:
         inference = options.get("inference", DEFAULT_INFERENCE)
         if isinstance(inference, bool) or not isinstance(inference, int | float) or inference < 0:
             raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
-        solve = options.get("solve", DEFAULT_SOLVE)
-        if type(solve) is not int or solve < 0:
+        solve = options.get("solve")
+        if solve is not None and (type(solve) is not int or solve < 0):
             raise ValueError(f"solve must be a whole number of tiles, 0 or more, not {solve!r}")
         pool = options.get("pool")
         if pool is not None and (type(pool) is not int or pool < 1):
@@ -204,7 +213,7 @@ class ExpertBot:
         self.reward = reward
         self.reward_of = REWARDS[reward]
         self.inference = float(inference)
-        self.solve = solve
+        self.solve: int | None = solve
         self.clock = clock
         self.rng = _rng(seed)
         self.last_iterations = 0
@@ -218,6 +227,7 @@ class ExpertBot:
             matched = self.reward == "match" and players == 2
             settings["exploration"] = EXPLORATION if matched else DEFAULT_EXPLORATION
         settings["pool"] = POOLS[players] if self.pool is None else self.pool
+        settings["solve"] = SOLVES[players] if self.solve is None else self.solve
         return settings
 
     def choose(self, view: PlayerView) -> Action:
@@ -251,6 +261,7 @@ class ExpertBot:
         rng = self.rng
         settings = self.settings_at(view.players)
         size = settings.pop("pool")
+        solve = settings.pop("solve")
         sample = ViewSampler(view).sample
         determinize: Callable[[], Round]
         if self.inference > 0 and not view.is_over:
@@ -285,11 +296,7 @@ class ExpertBot:
                 reward = known[key] = base(outcome, scores, target)
             return reward
 
-        solver = (
-            Solver(view.scores, view.target, self.solve, reward_of=reward_of)
-            if self.solve
-            else None
-        )
+        solver = Solver(view.scores, view.target, solve, reward_of=reward_of) if solve else None
         action, self.last_iterations = search(
             determinize,
             rng,
