@@ -143,6 +143,9 @@ def spawn(data: Path, *args: str, lang: str = "en") -> pexpect.spawn:
         encoding="utf-8",
         dimensions=(24, 80),
         timeout=20,
+        # as from a shell: Ctrl-C interrupts, whatever an earlier test in this process did
+        # to the handling of SIGINT (an ignored signal stays ignored across exec)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     child.delaybeforesend = None  # type what the prompt asks at once
     return child
