@@ -337,7 +337,7 @@ def test_a_seat_takes_a_level_and_plays_its_bot(tmp_path: Path) -> None:
     args = ("play", "--seat", "easy", "--seat", "beginner", "--seed", "8", "--plain")
     done = run(tmp_path / "levels", *args)
     assert done.returncode == 0, done.stderr
-    assert "Bot 1 (greedy)" in done.stdout and "Bot 2 (random)" in done.stdout
+    assert "Bot 1 (easy)" in done.stdout and "Bot 2 (beginner)" in done.stdout
     seats = read_save(only_save(tmp_path / "levels")).seats
     assert [seat.player for seat in seats] == ["greedy", "random"]
     same = run(tmp_path / "bots", "play", "--seat", "greedy", "--seat", "random", "--seed", "8")
@@ -360,7 +360,7 @@ def test_bots_alone_play_a_reproducible_match_without_a_terminal(tmp_path: Path)
     out = done.stdout
     assert "a match to 61 points (seed 8)" in out  # three players: 61 (R20)
     assert "Round 1 is over" in out and "All hands:" in out
-    assert "Bot 1 (greedy) won the match" in out or "Bot 2 (random) won" in out or "Bot 3" in out
+    assert "Bot 1 (easy) won the match" in out or "Bot 2 (beginner) won" in out or "Bot 3" in out
     again = run(tmp_path / "b", *args)
     path_a, path_b = only_save(tmp_path / "a"), only_save(tmp_path / "b")
     assert path_a.read_text() == path_b.read_text()  # the same seed, the same match
@@ -423,7 +423,7 @@ def test_replay_steps_through_a_finished_match(tmp_path: Path) -> None:
     child.expect("> ")
     shown = child.before.replace("\r\n", "\n")
     dealt = match.rounds[0].deal[0][0]
-    assert f"Bot 1 (greedy): {' '.join(str(t) for t in dealt)}" in shown  # the deal, in full
+    assert f"Bot 1 (easy): {' '.join(str(t) for t in dealt)}" in shown  # the deal, in full
     assert "1. " in shown and "Line: " in shown
     child.sendline("")
     child.expect("> ")
@@ -713,10 +713,10 @@ def test_play_in_a_terminal_opens_the_full_screen_board_and_q_saves(tmp_path: Pa
     screen = pyte.Screen(80, 24)
     stream = pyte.Stream(screen)
     child = spawn(tmp_path, "play", "--seat", "greedy", "--seed", "1")
-    display = feed_until(child, screen, stream, "Your hand")
-    assert "Line" in display and "Moves" in display and "Bot 2 (greedy)" in display
+    feed_until(child, screen, stream, "Your hand")
+    display = feed_until(child, screen, stream, "q: save and quit")  # drawn to the bottom
+    assert "Line" in display and "Moves" in display and "Bot 2 (easy)" in display
     assert "Your move:" not in display  # not the line-based prompt
-    feed_until(child, screen, stream, "q: save and quit")
     child.send("q")
     child.expect(pexpect.EOF)
     assert "The match is saved. Continue it with: draw-dominoes play --resume" in ANSI.sub(

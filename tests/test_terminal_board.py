@@ -108,7 +108,9 @@ def test_a_whole_seeded_match_against_a_bot_by_keys(tmp_path: Path, lang: str) -
                     notices.append(screen_text(app))
                     await pilot.press("enter")
                     continue
-                assert "Your turn" in screen_text(app) or "Du bist am Zug" in screen_text(app)
+                text = screen_text(app)
+                assert "Your turn" in text or "Du bist am Zug" in text
+                assert app.last_said[:24] in " ".join(text.split()), text  # the newest move shows
                 await play_a_turn_by_keys(app, pilot)
 
     run(scenario)
@@ -151,6 +153,15 @@ def test_take_back_undoes_your_move_and_the_bots_reply_and_the_save_keeps_the_fi
             assert "no move of yours to take back" in screen_text(app)
             app.play(other)
             await settle(app, pilot)
+            await pilot.press("h")
+            assert "PageUp/PageDown" in " ".join(screen_text(app).split())
+            if Draw() in app.match.view(0).legal_actions:
+                moves = app.match.current_round.history
+                await pilot.press("d")
+                await settle(app, pilot)
+                await pilot.press("u")  # the drawn tile is seen: no peeking at the boneyard
+                assert "A draw cannot be taken back" in " ".join(screen_text(app).split())
+                assert app.match.current_round.history[: len(moves) + 1][-1] == (0, Draw())
             await pilot.press("q")
 
     run(scenario)
@@ -185,6 +196,7 @@ def test_hot_seat_hides_every_hand_until_the_next_person_has_the_keyboard(tmp_pa
     app = new_board(tmp_path, seats, seed=2)
     hand_overs: list[str] = []
     racks: dict[int, list[str]] = {}
+    drew: set[int] = set()
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -201,6 +213,12 @@ def test_hot_seat_hides_every_hand_until_the_next_person_has_the_keyboard(tmp_pa
                     await pilot.press("enter")
                     continue
                 seat = app.viewer()
+                view = app.match.view(seat)
+                if Draw() in view.legal_actions and len(view.hand) < 9 and seat not in drew:
+                    drew.add(seat)  # a draw each, so the other person's log could tell it
+                    await pilot.press("d")
+                    await settle(app, pilot)
+                    continue
                 shown = [cell.tile for cell in app.screen.query(TileCell)]
                 assert shown == hand_order(game, seat)  # the rack is the keyboard's own hand
                 racks[seat] = [str(t) for t in shown]
@@ -210,7 +228,7 @@ def test_hot_seat_hides_every_hand_until_the_next_person_has_the_keyboard(tmp_pa
             await pilot.press("q")
 
     run(scenario)
-    assert set(racks) == {0, 1}
+    assert drew == {0, 1} and set(racks) == {0, 1}
     assert "Anna" in hand_overs[0] and "press Enter" in hand_overs[0]
 
 

@@ -111,6 +111,8 @@ class Table(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.app.fit_rack()
+        if self.app.started:  # the status line breaks between keys at the new width
+            self.app.refresh_table()
 
     def on_key(self, event: events.Key) -> None:
         if self.app.key(event.key, event.character):
@@ -150,6 +152,10 @@ class Notice(ModalScreen[str]):
         if answer is not None:
             self.dismiss(answer)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """The body scrolls, so the keys below it stay on a small screen."""
+        self.query_one("#notice-body").styles.max_height = max(3, event.size.height - 9)
+
     def on_click(self, event: events.Click) -> None:
         event.stop()
         if "enter" in self.keys:
@@ -175,14 +181,14 @@ class Board(App[Farewell]):
     .end { width: auto; color: $text-muted; }
     .end.lit { color: $warning; text-style: bold reverse; }
     #rack-box { height: auto; border: round $secondary; padding: 0 1; }
-    #rack { layout: grid; grid-size: 8; grid-columns: 10; height: auto; }
-    .tile { width: 9; height: 1; color: $text-muted; }
+    #rack { layout: grid; grid-size: 8; grid-columns: 11; height: auto; }
+    .tile { width: 10; height: 1; color: $text-muted; }
     .tile.playable { color: $success; text-style: bold; }
     .tile.selected { background: $accent; color: $text; text-style: bold; }
     .tile.hint { text-style: bold underline; }
     #log {
         height: 1fr; min-height: 3; border: round $secondary; padding: 0 1;
-        scrollbar-size-vertical: 1;
+        scrollbar-size-vertical: 1; overflow-x: hidden;
     }
     #status { height: auto; background: $boost; padding: 0 1; }
     Notice { align: center middle; background: $background; }  /* opaque: it hides the hand */
@@ -230,6 +236,8 @@ class Board(App[Farewell]):
         self.shown_round = -1  # the rounds whose start the log has told
         self.finished = False
         self.farewell = Farewell(())
+        self.last_said = ""
+        self.started = False
 
     # ----------------------------------------------------------------- set-up
 
@@ -242,6 +250,7 @@ class Board(App[Farewell]):
             self.say(self.notice, "bold")
         self._tell_round_so_far()
         self.save()
+        self.started = True
         self.refresh_table()
         self.next_turn()
 
@@ -291,7 +300,28 @@ class Board(App[Farewell]):
         return self.humans[0]
 
     def say(self, text: str, style: str = "") -> None:
-        self.table.query_one("#log", RichLog).write(Text(text, style=style))
+        """A line in the log, unless it says again what the last line said."""
+        log = self.table.query_one("#log", RichLog)
+        if text != self.last_said:
+            log.write(Text(text, style=style))
+            self.last_said = text
+        log.scroll_end(animate=False, immediate=False)
+
+    def retell(self) -> None:
+        """The log afresh for whoever has the keyboard: the round so far as they may see
+        it (their own draws with the tile, everyone else's without: R21)."""
+        self.table.query_one("#log", RichLog).clear()
+        self.last_said = ""
+        game = self.match.current_round
+        number = len(self.match.rounds) + 1
+        self.say(self.words("round_heading", number=number, name=self.names[game.leader]), "bold")
+        mine = self.at_keyboard
+        drawn = own_draws(game, mine) if mine is not None else {}
+        for index, (who, action) in enumerate(game.history):
+            if who == mine:
+                self.say(self.words.own_action(action, drawn.get(index)))
+            else:
+                self.say(self.words.action(self.names[who], action))
 
     def hand(self) -> list[Tile]:
         """The rack: the keyboard's own hand; nobody's at a hot seat before anyone has it."""
@@ -326,6 +356,8 @@ class Board(App[Farewell]):
         box.border_title = title if len(self.humans) == 1 else f"{title}: {self.names[seat]}"
         self._rack(view)
         table.query_one("#status", Static).update(self._status(view))
+        log = table.query_one("#log", RichLog)
+        self.call_after_refresh(log.scroll_end, animate=False)  # once the rack has its size
 
     def _opponents(self, view: PlayerView) -> Text:
         words, match = self.words, self.match
@@ -417,8 +449,8 @@ class Board(App[Farewell]):
             rack = self.table.query_one("#rack", Container)
         except Exception:  # the table is being built
             return
-        width = max(self.size.width - 4, 10)  # the box's border and padding
-        rack.styles.grid_size_columns = max(1, width // 10)
+        width = max(self.size.width - 4, 11)  # the box's border and padding
+        rack.styles.grid_size_columns = max(1, width // 11)
 
     def _status(self, view: PlayerView) -> Text:
         words, match = self.words, self.match
@@ -451,10 +483,8 @@ class Board(App[Farewell]):
             keys.append(words("board_key_hint"))
         if self.taken_back and len(self.humans) == 1:
             keys.append(words("board_key_undo"))
-        keys.append(words("board_key_quit"))
-        text = Text(words("board_your_turn") + " ", style="bold green")
-        text.append(" · ".join(keys), style="")
-        return text
+        keys += [words("board_key_help"), words("board_key_quit")]
+        return keys_text(words("board_your_turn"), keys, self.size.width - 2)
 
     # ----------------------------------------------------------------- turns
 
@@ -510,6 +540,8 @@ class Board(App[Farewell]):
         """Hot seat: hide every hand until the next person has the keyboard."""
         words = self.words
         self.at_keyboard = None
+        self.table.query_one("#log", RichLog).clear()  # it told the last person's draws
+        self.last_said = ""
         self.refresh_table()  # the last hand leaves the table, not only the screen
 
         def done(answer: str | None) -> None:
@@ -517,6 +549,7 @@ class Board(App[Farewell]):
                 self.quit_match()
                 return
             self.at_keyboard = seat
+            self.retell()
             self.next_turn()
 
         body: list[Text | str] = [words("hand_over", name=self.names[seat])]
@@ -641,6 +674,9 @@ class Board(App[Farewell]):
             return True
         if key == "u":
             self.take_back()
+            return True
+        if key == "h":
+            self.say(self.words("board_help"), "italic")
             return True
         if not self.my_turn():
             return key in ("left", "right", "enter", "d", "p", "escape", "exclamation_mark")
@@ -775,6 +811,11 @@ class Board(App[Farewell]):
             return
         if not self.taken_back or self.match.is_over:
             self.say(words("board_undo_nothing"), "bold red")
+            return
+        before = self.taken_back[-1].current_round
+        mine = self.match.current_round.history[len(before.history)]
+        if isinstance(mine[1], Draw):  # its tile is seen: taking it back would peek at the boneyard
+            self.say(words("board_undo_draw"), "bold red")
             return
         self.generation += 1  # a bot thinking about the old position is ignored
         self.busy = False
@@ -937,6 +978,20 @@ class ResumeChooser(App[Saved | None]):
         self.exit(self.saved[int(event.option.id)])
 
 
+def keys_text(lead: str, keys: list[str], width: int) -> Text:
+    """``lead`` and then the keys, broken into lines between two keys, never inside one."""
+    text = Text(lead, style="bold green")
+    column = len(lead)
+    for key in keys:
+        gap = " " if column == len(lead) and text.plain == lead else " · "
+        if column + len(gap) + len(key) > width:
+            text.append("\n")
+            column, gap = 0, ""
+        text.append(gap + key)
+        column += len(gap) + len(key)
+    return text
+
+
 def scores_text(words: Words, names: list[str], scores: tuple[int, ...], sep: str = ", ") -> str:
     """``Anna: 12, Bot 2 (greedy): 30``: a name and a score read apart."""
     return sep.join(words("score_entry", name=n, score=s) for n, s in zip(names, scores))
@@ -946,5 +1001,5 @@ def describe_save(saved: Saved, words: Words) -> str:
     """One line for a list of saves: when, who, which round, the scores."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(saved.path.stat().st_mtime))
     names = [words.seat_name(seat, number) for number, seat in enumerate(saved.seats)]
-    scores = scores_text(words, names, saved.match.scores)
+    scores = scores_text(words, [name.replace(" ", "\u00a0") for name in names], saved.match.scores)
     return words("resume_entry", when=when, round=len(saved.match.rounds) + 1, scores=scores)

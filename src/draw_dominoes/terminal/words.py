@@ -24,7 +24,12 @@ class Words:
         return translate(f"terminal.{name}", self.lang, **{"command": invocation(), **values})
 
     def bot_label(self, bot: str) -> str:
-        """A bot's name for people; a bot without a translated name keeps its registry name."""
+        """A bot's name for people: the level it plays (as offered), else its own name."""
+        from .. import bots
+
+        for level, name in bots.LEVELS.items():
+            if name == bot:
+                return translate(f"common.level_{level}", self.lang)
         try:
             return self(f"bot_{bot}")
         except KeyError:
