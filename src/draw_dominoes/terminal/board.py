@@ -180,6 +180,7 @@ class Board(App[Farewell]):
     #ends-gap { width: 1fr; }
     .end { width: auto; color: $text-muted; }
     .end.lit { color: $warning; text-style: bold reverse; }
+    .end.lit.hint { text-style: bold reverse underline; }
     #rack-box { height: auto; border: round $secondary; padding: 0 1; }
     #rack { layout: grid; grid-size: 8; grid-columns: 11; height: auto; }
     .tile { width: 10; height: 1; color: $text-muted; }
@@ -407,8 +408,10 @@ class Board(App[Farewell]):
         left.update(words("board_left_end", value=values[0]))
         right.update(words("board_right_end", value=values[1]))
         fits = self._fitting_ends(view)
-        left.set_class(0 in fits, "lit")
-        right.set_class(1 in fits, "lit")
+        hinted = self.hinted.end if isinstance(self.hinted, Place) else None
+        for marker in (left, right):
+            marker.set_class(marker.end in fits, "lit")
+            marker.set_class(marker.end in fits and marker.end == hinted, "hint")
 
     def _fitting_ends(self, view: PlayerView) -> set[int]:
         """The ends the chosen tile would go to, lit so a click can pick one."""
