@@ -691,8 +691,9 @@ def test_one_bot_named_alone_means_you_against_it(tmp_path: Path) -> None:
     assert [seat.player for seat in read_save(only_save(tmp_path)).seats] == ["human", "ismcts"]
 
 
-def feed_until(child: pexpect.spawn, screen, stream, wanted: str, limit: float = 30) -> str:
-    """Read the full-screen app's output into a pyte screen until ``wanted`` shows."""
+def feed_until(child: pexpect.spawn, screen, stream, *wanted: str, limit: float = 30) -> str:
+    """Read the full-screen app's output into a pyte screen until all of ``wanted`` show
+    at once (the app paints in parts)."""
     import time
 
     deadline = time.monotonic() + limit
@@ -700,7 +701,7 @@ def feed_until(child: pexpect.spawn, screen, stream, wanted: str, limit: float =
         with contextlib.suppress(pexpect.TIMEOUT):
             stream.feed(child.read_nonblocking(65536, timeout=0.2))
         display = "\n".join(line.rstrip() for line in screen.display)
-        if wanted in display:
+        if all(part in display for part in wanted):
             return display
     raise AssertionError(f"{wanted!r} never showed:\n{display}")
 
@@ -713,9 +714,8 @@ def test_play_in_a_terminal_opens_the_full_screen_board_and_q_saves(tmp_path: Pa
     screen = pyte.Screen(80, 24)
     stream = pyte.Stream(screen)
     child = spawn(tmp_path, "play", "--seat", "greedy", "--seed", "1")
-    feed_until(child, screen, stream, "Your hand")
-    display = feed_until(child, screen, stream, "q: save and quit")  # drawn to the bottom
-    assert "Line" in display and "Moves" in display and "Bot 2 (easy)" in display
+    wanted = ("Your hand", "Line", "Moves", "Bot 2 (easy)", "q: save and quit")
+    display = feed_until(child, screen, stream, *wanted)
     assert "Your move:" not in display  # not the line-based prompt
     child.send("q")
     child.expect(pexpect.EOF)
