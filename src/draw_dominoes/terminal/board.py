@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
@@ -450,7 +450,7 @@ class Board(App[Farewell]):
             return
         try:
             rack = self.table.query_one("#rack", Container)
-        except Exception:  # the table is being built
+        except NoMatches:  # the table is being built
             return
         width = max(self.size.width - 4, 11)  # the box's border and padding
         rack.styles.grid_size_columns = max(1, width // 11)
@@ -885,7 +885,6 @@ class Setup(App[SetupChoice | None]):
     #setup-options { height: auto; margin-top: 1; }
     #setup-keys { height: auto; margin-top: 1; color: $accent; text-style: bold; }
     """
-    BINDINGS: ClassVar[list[Any]] = []
 
     def __init__(self, lang: str, hints: bool = False) -> None:
         super().__init__()
