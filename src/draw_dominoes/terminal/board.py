@@ -257,19 +257,9 @@ class Board(App[Farewell]):
 
     def _tell_round_so_far(self) -> None:
         """After a resume, the round's moves so far: your own as you made them (R21)."""
-        game = self.match.current_round
-        if not game.history:
-            return
-        self.shown_round = len(self.match.rounds)
-        number = len(self.match.rounds) + 1
-        self.say(self.words("round_heading", number=number, name=self.names[game.leader]), "bold")
-        mine = self.humans[0] if len(self.humans) == 1 else None
-        drawn = own_draws(game, mine) if mine is not None else {}
-        for index, (who, action) in enumerate(game.history):
-            if who == mine:
-                self.say(self.words.own_action(action, drawn.get(index)))
-            else:
-                self.say(self.words.action(self.names[who], action))
+        if self.match.current_round.history:
+            self.shown_round = len(self.match.rounds)
+            self._tell_round()
 
     @property
     def table(self) -> Table:
@@ -300,19 +290,24 @@ class Board(App[Farewell]):
             return self.at_keyboard
         return self.humans[0]
 
-    def say(self, text: str, style: str = "") -> None:
-        """A line in the log, unless it says again what the last line said."""
+    def say(self, text: str, style: str = "", *, again: bool = True) -> None:
+        """A line in the log; ``again=False`` for a note (a refusal, the help) that is not
+        written twice in a row. Moves always are: a bot may draw twice."""
         log = self.table.query_one("#log", RichLog)
-        if text != self.last_said:
+        if again or text != self.last_said:
             log.write(Text(text, style=style))
             self.last_said = text
         log.scroll_end(animate=False, immediate=False)
 
     def retell(self) -> None:
-        """The log afresh for whoever has the keyboard: the round so far as they may see
-        it (their own draws with the tile, everyone else's without: R21)."""
+        """The log afresh for whoever has the keyboard (a hot seat's hand-over)."""
         self.table.query_one("#log", RichLog).clear()
         self.last_said = ""
+        self._tell_round()
+
+    def _tell_round(self) -> None:
+        """The round so far as the keyboard may see it: its own draws with the tile,
+        everyone else's without (R21)."""
         game = self.match.current_round
         number = len(self.match.rounds) + 1
         self.say(self.words("round_heading", number=number, name=self.names[game.leader]), "bold")
@@ -673,13 +668,13 @@ class Board(App[Farewell]):
             return True
         if key == "question_mark" or character == "?":
             view = self.match.view(self.viewer())
-            self.say(view.line.describe(self.lang), "italic")
+            self.say(view.line.describe(self.lang), "italic", again=False)
             return True
         if key == "u":
             self.take_back()
             return True
         if key == "h":
-            self.say(self.words("board_help"), "italic")
+            self.say(self.words("board_help"), "italic", again=False)
             return True
         if not self.my_turn():
             return key in ("left", "right", "enter", "d", "p", "escape", "exclamation_mark")
@@ -691,7 +686,7 @@ class Board(App[Farewell]):
                 self.choosing = None
                 self.refresh_table()
             elif key == "enter":
-                self.say(self._end_question(view), "bold red")
+                self.say(self._end_question(view), "bold red", again=False)
             else:
                 return False
             return True
@@ -714,13 +709,15 @@ class Board(App[Farewell]):
             if Draw() in view.legal_actions:
                 self.play(Draw())
             else:
-                self.say(self.words("refuse_draw", left=view.boneyard_size), "bold red")
+                self.say(
+                    self.words("refuse_draw", left=view.boneyard_size), "bold red", again=False
+                )
             return True
         if key == "p":
             if Pass() in view.legal_actions:
                 self.play(Pass())
             else:
-                self.say(self.words("refuse_pass"), "bold red")
+                self.say(self.words("refuse_pass"), "bold red", again=False)
             return True
         if key == "exclamation_mark" or character == "!":
             self.hint(view)
@@ -739,12 +736,14 @@ class Board(App[Farewell]):
             self.selected = number - 1
             self.refresh_table()
         else:
-            self.say(self.words("refuse_number", number=number, count=len(hand)), "bold red")
+            self.say(
+                self.words("refuse_number", number=number, count=len(hand)), "bold red", again=False
+            )
 
     def _place(self, tile: Tile, view: PlayerView, end: int | None = None) -> None:
         reading = read_tile(tile, view, self.words, end)
         if isinstance(reading, Refusal):
-            self.say(reading.message, "bold red")
+            self.say(reading.message, "bold red", again=False)
         elif isinstance(reading, ChooseEnd):
             self.choosing = reading
             self.refresh_table()
@@ -755,7 +754,7 @@ class Board(App[Farewell]):
         assert self.choosing is not None
         answer = at_end(self.choosing, end, view, self.words)
         if isinstance(answer, Refusal):
-            self.say(answer.message, "bold red")
+            self.say(answer.message, "bold red", again=False)
         else:
             self.play(answer)
 
@@ -810,15 +809,15 @@ class Board(App[Farewell]):
         (and so the record) keeps only the moves that stand."""
         words = self.words
         if len(self.humans) != 1:
-            self.say(words("board_undo_people"), "bold red")
+            self.say(words("board_undo_people"), "bold red", again=False)
             return
         if not self.taken_back or self.match.is_over:
-            self.say(words("board_undo_nothing"), "bold red")
+            self.say(words("board_undo_nothing"), "bold red", again=False)
             return
         before = self.taken_back[-1].current_round
         mine = self.match.current_round.history[len(before.history)]
         if isinstance(mine[1], Draw):  # its tile is seen: taking it back would peek at the boneyard
-            self.say(words("board_undo_draw"), "bold red")
+            self.say(words("board_undo_draw"), "bold red", again=False)
             return
         self.generation += 1  # a bot thinking about the old position is ignored
         self.busy = False
@@ -833,7 +832,7 @@ class Board(App[Farewell]):
     def hint(self, view: PlayerView) -> None:
         words = self.words
         if not self.hints:
-            self.say(words("hints_off"), "bold red")
+            self.say(words("hints_off"), "bold red", again=False)
             return
         from ..analysis import analyse, hint_of
         from ..i18n import explain_hint
