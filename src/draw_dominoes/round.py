@@ -158,6 +158,9 @@ class RoundFields(NamedTuple):
     leader: int
 
 
+_new_fields: Final = tuple.__new__
+
+
 class Round:
     """One round: deal, turns, settlement. Mutable: ``apply`` changes it in place.
 
@@ -543,16 +546,19 @@ class Round:
         """The state as plain numbers, in one call, for encoders that run on every step
         (the research environments): a copy, so nothing done with it changes the round.
         It holds every hand: what a seat may see is the caller's to choose (R21)."""
-        return RoundFields(
-            self._n,
-            tuple(self._hands),
-            self._outcome,
-            self._scores,
-            tuple(self._lacks),
-            self._ends,
-            self._drawn,
-            self._current,
-            self._leader,
+        return _new_fields(  # RoundFields(...) without its __new__'s Python frame
+            RoundFields,
+            (
+                self._n,
+                tuple(self._hands),
+                self._outcome,
+                self._scores,
+                tuple(self._lacks),
+                self._ends,
+                self._drawn,
+                self._current,
+                self._leader,
+            ),
         )
 
     def _seat(self, player: int) -> int:

@@ -83,12 +83,14 @@ def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:
 
 
 class Table:
-    """One episode: a single round or a whole match, seeded; the rules stay in the core."""
+    """One episode: a single round or a whole match, seeded; the rules stay in the core.
+
+    The environments check their options (``check_options``) once, before making tables.
+    """
 
     def __init__(
         self, players: int, episode: Episode, reward: Reward, seed: int, history: int = 0
     ) -> None:
-        check_options(players, episode, reward, history=history)
         self.players = players
         self.history = history
         """Decisions appended to every observation (0: none)."""

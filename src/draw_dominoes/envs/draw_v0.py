@@ -18,8 +18,9 @@ it raises ``IllegalActionError`` instead.
 
 from __future__ import annotations
 
-import random
-from typing import Any, ClassVar
+import operator
+from collections.abc import Iterator
+from typing import Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -36,8 +37,7 @@ from .encoding import (
     I8,
     NUM_ACTIONS,
     STATE_HIGH,
-    mask_bytes,
-    observation_buffer,
+    observation_and_mask,
     observation_high,
 )
 
@@ -65,17 +65,27 @@ def _spaces(players: int, history: int) -> tuple[list[str], spaces.Dict, spaces.
 
 
 class _Seeds:
-    """Seeds for successive episodes: reset(seed=s) restarts the sequence from s."""
+    """Seeds for successive episodes: reset(seed=s) restarts the sequence from s.
+
+    The sequence is SplitMix64's: a few integer operations an episode, where seeding a
+    ``random.Random`` on every seeded reset would cost a quarter of a short episode.
+    """
 
     def __init__(self) -> None:
-        self._rng: random.Random | None = None
+        self._state: int | None = None
 
     def next(self, seed: int | None) -> int:
         if seed is not None:
-            self._rng = random.Random(seed)
-        elif self._rng is None:
-            self._rng = random.Random(new_seed())
-        return self._rng.randrange(2**63)
+            self._state = operator.index(seed) & _MASK64
+        elif self._state is None:
+            self._state = new_seed()
+        self._state = state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+        state = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        state = ((state ^ (state >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return (state ^ (state >> 31)) >> 1
+
+
+_MASK64: Final = (1 << 64) - 1
 
 
 def _render(table: Table, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
@@ -161,10 +171,8 @@ class _DrawEnv:
         seat = self._seat_of[agent]
         if self.history:
             return {"observation": table.observation(seat), "action_mask": table.mask(seat)}
-        return {
-            "observation": frombuffer(observation_buffer(table.tracker, seat), F32),
-            "action_mask": frombuffer(mask_bytes(table.round, seat), I8),
-        }
+        observation, mask = observation_and_mask(table.tracker, seat)
+        return {"observation": frombuffer(observation, F32), "action_mask": frombuffer(mask, I8)}
 
     def close(self) -> None:
         pass
@@ -186,6 +194,35 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[table.mover]
+        self._first_done: str | None = None
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """PettingZoo's ``agent_iter``: the agent to act, until every agent is done (or
+        ``max_iter`` steps), as a generator, the cheapest iterator Python has."""
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's step for an agent that is done, in the case this game always has:
+        every agent is done at once (the round ends for all, or the cycles run out), so
+        the next agent is simply the next in the list."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        del self.terminations[agent], self.truncations[agent]
+        del self.rewards[agent], self._cumulative_rewards[agent], self.infos[agent]
+        self.agents.remove(agent)
+        if self.agents:  # as PettingZoo's: the first agent done is selected once all are
+            if self._first_done is None:
+                self._first_done = agent
+            self.agent_selection = self.agents[0]
+        elif self._first_done is not None:
+            self.agent_selection, self._first_done = self._first_done, None
+        if self._rewarded:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
 
     def _require_table(self) -> Table:
         if self.table is None:
@@ -206,10 +243,10 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
         elif self.history:
             observation = self._observe(table, agent)
         else:  # _observe, one call fewer
-            seat = self._seat_of[agent]
+            vector, mask = observation_and_mask(table.tracker, self._seat_of[agent])
             observation = {
-                "observation": frombuffer(observation_buffer(table.tracker, seat), F32),
-                "action_mask": frombuffer(mask_bytes(table.round, seat), I8),
+                "observation": frombuffer(vector, F32),
+                "action_mask": frombuffer(mask, I8),
             }
         return (
             observation,

@@ -40,7 +40,7 @@ from .encoding import (
     NUM_ACTIONS,
     action_id,
     mask_bytes,
-    observation_buffer,
+    observation_and_mask,
     observation_bytes,
     observation_high,
 )
@@ -250,10 +250,8 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         table, seat = self._require_seating().table, self.seat
         if self.history:
             return table.observation(seat), {"action_mask": table.mask(seat), "seat": seat}
-        return frombuffer(observation_buffer(table.tracker, seat), F32), {
-            "action_mask": frombuffer(mask_bytes(table.round, seat), I8),
-            "seat": seat,
-        }
+        observation, mask = observation_and_mask(table.tracker, seat)
+        return frombuffer(observation, F32), {"action_mask": frombuffer(mask, I8), "seat": seat}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask as booleans (the form maskable PPO implementations ask for)."""
@@ -299,8 +297,9 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         if self.history:
             obs, info = self._observe()
         else:
-            obs = frombuffer(observation_buffer(table.tracker, seat), F32)
-            info = {"action_mask": frombuffer(mask_bytes(table.round, seat), I8), "seat": seat}
+            vector, mask = observation_and_mask(table.tracker, seat)
+            obs = frombuffer(vector, F32)
+            info = {"action_mask": frombuffer(mask, I8), "seat": seat}
         return obs, float(reward), table.over, False, info
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
