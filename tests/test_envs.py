@@ -808,7 +808,7 @@ def test_the_batched_vector_env_opens_as_the_engine_would(players: int) -> None:
     """A bot that leads a new round draws and opens as it is dealt (no numpy pass): the
     state is the engine's after those actions on the same deal, and a random bot keeps
     its first tile unopened no more often than a uniform choice would (k / (k + 1))."""
-    from gymnasium.utils import seeding
+    from draw_dominoes.envs._table import SeedStream
 
     size = 600
     env = DrawDominoesVectorEnv(num_envs=size, opponents=["random"] * (players - 1), seat=0)
@@ -816,7 +816,7 @@ def test_the_batched_vector_env_opens_as_the_engine_would(players: int) -> None:
     rounds, hand = env.rounds, 7
     opened = kept = 0
     for row in range(size):
-        game_seed = int(seeding.np_random(3 + row)[0].integers(2**63))
+        game_seed = SeedStream().episode(3 + row)
         game = Round.new(players, seed=game_seed)
         if (game.leader + 1) % players:  # the learner (seat 0) leads, or acts later
             continue

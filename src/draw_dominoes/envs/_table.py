@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal, cast
+import operator
+from typing import Final, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action, IllegalActionError, action_for_id
+from ..actions import Action, action_for_id
 from ..game import Game
 from ..match import Match
-from ..round import Round
+from ..round import Round, new_seed
 from ..rules import RULES
 from ..view import Outcome, PlayerView
 from .encoding import (
@@ -73,6 +74,43 @@ def check_options(
         raise ValueError(f"history is a number of rows, 0 or more, not {history!r}")
 
 
+class SeedStream:
+    """Seeds for successive episodes: ``episode(seed)`` restarts the sequence from
+    ``seed``, ``episode(None)`` goes on (from a fresh seed if it never started).
+
+    The sequence is SplitMix64's: a few integer operations a seed, where seeding a
+    ``random.Random`` or numpy generator on every seeded reset would cost a sizeable
+    part of a short episode.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self) -> None:
+        self._state: int | None = None
+
+    def restart(self, seed: int) -> None:
+        """Start the sequence again from ``seed`` (an integer)."""
+        self._state = operator.index(seed) & _MASK64
+
+    def episode(self, seed: int | None) -> int:
+        """The next episode's seed, after restarting from ``seed`` if one is given."""
+        if seed is not None:
+            self.restart(seed)
+        return self.next()
+
+    def next(self) -> int:
+        """The next number of the sequence, 0 to 2**63 - 1."""
+        if self._state is None:
+            self._state = new_seed()
+        self._state = state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+        state = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        state = ((state ^ (state >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return (state ^ (state >> 31)) >> 1
+
+
+_MASK64: Final = (1 << 64) - 1
+
+
 def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:
     """Per seat: the points credited (R16, R17), or those minus the others' average (zero-sum)."""
     credits = outcome.credits
@@ -130,9 +168,7 @@ class Table:
         A malformed id is a ``ValueError`` and an illegal one an ``IllegalActionError``;
         either way nothing changes (R8).
         """
-        played = self.round
-        if played.outcome is not None and self.game.is_over:
-            raise IllegalActionError("the episode is over")
+        played = self.round  # the engine refuses a move once it is over
         seat = played.current_player
         opening = played.is_opening
         move = (

@@ -18,9 +18,8 @@ it raises ``IllegalActionError`` instead.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterator
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,9 +28,16 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
 
 from ..actions import IllegalActionError
-from ..round import new_seed
 from . import render
-from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
+from ._table import (
+    ILLEGAL_ACTION_REWARD,
+    REWARD,
+    Episode,
+    Reward,
+    SeedStream,
+    Table,
+    check_options,
+)
 from .encoding import (
     F32,
     I8,
@@ -62,30 +68,6 @@ def _spaces(players: int, history: int) -> tuple[list[str], spaces.Dict, spaces.
         }
     )
     return agents, observation_space, spaces.Discrete(NUM_ACTIONS)
-
-
-class _Seeds:
-    """Seeds for successive episodes: reset(seed=s) restarts the sequence from s.
-
-    The sequence is SplitMix64's: a few integer operations an episode, where seeding a
-    ``random.Random`` on every seeded reset would cost a quarter of a short episode.
-    """
-
-    def __init__(self) -> None:
-        self._state: int | None = None
-
-    def next(self, seed: int | None) -> int:
-        if seed is not None:
-            self._state = operator.index(seed) & _MASK64
-        elif self._state is None:
-            self._state = new_seed()
-        self._state = state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
-        state = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        state = ((state ^ (state >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return (state ^ (state >> 31)) >> 1
-
-
-_MASK64: Final = (1 << 64) - 1
 
 
 def _render(table: Table, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
@@ -136,7 +118,7 @@ class _DrawEnv:
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.agents: list[str] = []
-        self._seeds = _Seeds()
+        self._seeds = SeedStream()
         self.table: Table | None = None
         self.steps = 0
 
@@ -149,7 +131,7 @@ class _DrawEnv:
     def _new_table(self, seed: int | None) -> Table:
         """A fresh episode (``seed``: restart the seed sequence); every agent is live."""
         self.table = Table(
-            self.players, self.episode, self.reward, self._seeds.next(seed), self.history
+            self.players, self.episode, self.reward, self._seeds.episode(seed), self.history
         )
         self.agents = self.possible_agents[:]
         self.steps = 0

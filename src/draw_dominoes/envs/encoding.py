@@ -327,23 +327,19 @@ def observation_and_mask(tracker: Tracker, seat: int) -> tuple[bytearray, bytear
     """``seat``'s observation (float32 bytes) and legal-action mask (int8 bytes), each in
     a new writable buffer, from one read of the round: what an environment hands out
     each step (``fast_observation`` and ``fast_mask`` in one call)."""
-    state = tracker.round.fields()
-    n = state.players
+    game = tracker.round
+    n, hands, outcome, _, _, ends, drawn, current, leader = game.fields()
     if type(seat) is not int or not 0 <= seat < n:
-        tracker.round.hand_mask(seat)  # the engine's error for a seat that does not exist
-    quarters = _QUARTERS
-    hands = state.hands
+        game.hand_mask(seat)  # the engine's error for a seat that does not exist
     hand, line = hands[seat], tracker.line_mask
-    outcome = state.outcome
     fixed = tracker.fixed[seat] if outcome is None else None
     if fixed is None:
-        fixed = _fixed_rows(state, seat)
+        fixed = _fixed_rows(game.fields(), seat)
         if outcome is None:
             tracker.fixed[seat] = fixed
     relative = _RELATIVE[n][seat]
-    ends, drawn, current = state.ends, state.drawn, state.current
     a, b, c, d = _LOOK_ROUND[n][seat]
-    counts, draws, pairs = tracker.counts, tracker.draws, _PAIRS
+    counts, draws, pairs, quarters = tracker.counts, tracker.draws, _PAIRS, _QUARTERS
     observation = bytearray().join(
         (
             quarters[hand & 127],
@@ -360,9 +356,7 @@ def observation_and_mask(tracker: Tracker, seat: int) -> tuple[bytearray, bytear
             pairs[draws[a]][draws[b]],
             pairs[draws[c]][draws[d]],
             fixed,
-            _SEAT_PAIRS[MAX_SEATS if outcome is not None else relative[current]][
-                relative[state.leader]
-            ],
+            _SEAT_PAIRS[MAX_SEATS if outcome is not None else relative[current]][relative[leader]],
         )
     )
     if outcome is not None or current != seat:

@@ -31,7 +31,15 @@ from ..round import deal_order
 from ..rules import RULES
 from ..tiles import ALL_TILES
 from . import render
-from ._table import ILLEGAL_ACTION_REWARD, REWARD, Episode, Reward, Table, check_options
+from ._table import (
+    ILLEGAL_ACTION_REWARD,
+    REWARD,
+    Episode,
+    Reward,
+    SeedStream,
+    Table,
+    check_options,
+)
 from .batch import BatchRounds, greedy_choice, random_choice
 from .encoding import (
     F32,
@@ -136,8 +144,8 @@ def _check_setup(
 
 class Seating:
     """One episode from the learner's chair: the table, the learner's seat and who plays
-    each other seat, all drawn from ``rng`` (the game's seed, the seat if not fixed, then
-    each bot's seed, in that order)."""
+    each other seat, all drawn from ``seeds`` (the game's seed, the seat if not fixed,
+    then each bot's seed, in that order)."""
 
     __slots__ = ("opponents", "seat", "table")
 
@@ -148,16 +156,16 @@ class Seating:
         reward: Reward,
         opponents: Sequence[Opponent],
         fixed_seat: int | None,
-        rng: np.random.Generator,
+        seeds: SeedStream,
         history: int = 0,
     ) -> None:
-        game_seed = int(rng.integers(2**63))
-        self.seat = int(rng.integers(players)) if fixed_seat is None else fixed_seat
+        game_seed = seeds.next()
+        self.seat = seeds.next() % players if fixed_seat is None else fixed_seat
         self.opponents: dict[int, bots.Bot | Policy] = {}
         """Who plays each other seat."""
         others = [s for s in range(players) if s != self.seat]
         for other, spec in zip(others, opponents, strict=True):
-            bot_seed = int(rng.integers(2**63))
+            bot_seed = seeds.next()
             self.opponents[other] = (
                 bots.create(spec, seed=bot_seed) if isinstance(spec, str) else spec
             )
@@ -233,6 +241,25 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.seating: Seating | None = None
         self.seat = 0 if seat is None else seat
+        self._seeds = SeedStream()
+        """Each episode's seeds: ``reset(seed=s)`` restarts them from ``s``."""
+        self._generator: np.random.Generator | None = None
+        self._generator_seed: int | None = None
+
+    # Gymnasium keeps the generator of ``np_random`` in ``_np_random`` and makes it in
+    # ``reset(seed=...)``. The episodes here are drawn from ``SeedStream`` instead (seeding
+    # numpy's generator costs as much as a short episode), so the generator is made from
+    # the reset's seed only when something asks for it: it is the same generator.
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        if self._generator is None and self._generator_seed is not None:
+            self._generator = seeding.np_random(self._generator_seed)[0]
+        return self._generator
+
+    @_np_random.setter
+    def _np_random(self, generator: np.random.Generator | None) -> None:
+        self._generator = generator
+        self._generator_seed = None
 
     @property
     def table(self) -> Table | None:
@@ -262,14 +289,17 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        super().reset(seed=seed)
+        if seed is not None:
+            self._seeds.restart(seed)
+            self._np_random, self._np_random_seed = None, seed  # made if asked for
+            self._generator_seed = seed
         seating = Seating(
             self.players,
             self.episode,
             self.reward,
             self.opponent_specs,
             self.fixed_seat,
-            self.np_random,
+            self._seeds,
             self.history,
         )
         self.seating, self.seat = seating, seating.seat
@@ -374,7 +404,8 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.rngs: list[np.random.Generator] = []
+        self.rngs: list[SeedStream] = []
+        """Each game's seeds, as ``DrawDominoes-v0`` draws them."""
         self.seatings: list[Seating] = []
         kinds = [bots.resolve(o) if isinstance(o, str) else None for o in self.opponent_specs]
         can_batch = episode == "round" and not history and set(kinds) <= set(_BATCHED)
@@ -432,10 +463,10 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         room, greedy = len(ALL_TILES) - 2 - dealt, _BATCHED["greedy"]
         for index in rows.tolist():
             rng = rngs[index]
-            game_seed = int(rng.integers(2**63))  # what Seating draws, in its order
-            seat = int(rng.integers(players)) if fixed is None else fixed
+            game_seed = rng.next()  # what Seating draws, in its order
+            seat = rng.next() % players if fixed is None else fixed
             for _ in range(players - 1):
-                rng.integers(2**63)  # a bot's seed
+                rng.next()  # a bot's seed
             movers.append(chooses[seat])
             learners.append(seat)
             tiles, leader = deal_order(players, game_seed)
@@ -600,7 +631,10 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
-        self.rngs = [seeding.np_random(s)[0] for s in seeds]
+        self.rngs = [SeedStream() for _ in seeds]
+        for stream, start in zip(self.rngs, seeds, strict=True):
+            if start is not None:
+                stream.restart(start)
         if self.batched:
             known = [s for s in seeds if s is not None]
             self.choices = np.random.default_rng(known or None)
