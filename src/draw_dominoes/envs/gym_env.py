@@ -30,6 +30,7 @@ from ..bots.simple import GreedyBot, RandomBot
 from ..round import deal_order
 from ..rules import RULES
 from ..tiles import ALL_TILES
+from ..view import PlayerView
 from . import render
 from ._table import (
     ILLEGAL_ACTION_REWARD,
@@ -142,6 +143,32 @@ def _check_setup(
     return players
 
 
+class UniformOpponent:
+    """The ``random`` bot as an opponent: a uniform choice among the legal actions, drawn
+    from a ``SeedStream`` seeded per episode (seeding a ``random.Random`` for every
+    episode, as ``RandomBot`` would be, costs as much as several steps)."""
+
+    name = "random"
+    __slots__ = ("_seeds",)
+
+    def __init__(self, seed: int) -> None:
+        self._seeds = SeedStream()
+        self._seeds.restart(seed)
+
+    def choose_among(self, legal: Sequence[Action]) -> Action:
+        """One of ``legal`` (the engine's order), each as likely."""
+        if not legal:
+            raise ValueError("there is no legal action to choose from")
+        return legal[self._seeds.next() % len(legal)]
+
+    def choose(self, view: PlayerView) -> Action:
+        return self.choose_among(bots.turn_actions(view))
+
+
+_GREEDY: Final = GreedyBot()
+"""The greedy bot plays every greedy seat: it is deterministic and keeps no state."""
+
+
 class Seating:
     """One episode from the learner's chair: the table, the learner's seat and who plays
     each other seat, all drawn from ``seeds`` (the game's seed, the seat if not fixed,
@@ -166,8 +193,16 @@ class Seating:
         others = [s for s in range(players) if s != self.seat]
         for other, spec in zip(others, opponents, strict=True):
             bot_seed = seeds.next()
+            if not isinstance(spec, str):
+                self.opponents[other] = spec
+                continue
+            kind = bots.resolve(spec)
             self.opponents[other] = (
-                bots.create(spec, seed=bot_seed) if isinstance(spec, str) else spec
+                UniformOpponent(bot_seed)
+                if kind == "random"
+                else _GREEDY
+                if kind == "greedy"
+                else bots.create(spec, seed=bot_seed)
             )
         self.table = Table(players, episode, reward, game_seed, history)
 
@@ -188,6 +223,10 @@ class Seating:
                 break
             player = opponents[mover]
             kind = type(player)
+            if kind is UniformOpponent:
+                choice = cast(UniformOpponent, player).choose_among(played.legal_actions())
+                earned += table.play(choice)[me]
+                continue
             if kind is RandomBot:  # what its choose_among does, without the call
                 choice = cast(RandomBot, player).rng.choice(played.legal_actions())
                 earned += table.play(choice)[me]
