@@ -647,7 +647,6 @@ def test_batched_rounds_follow_the_engine_move_by_move(players: int) -> None:
             assert np.array_equal(mask[j], fast_mask(game, seat).astype(bool))
             assert greedy_choice(mask[j : j + 1])[0] == greedy.choose(game.view(seat)).id
             game.apply_id(int(chosen[j]))
-            trackers[row].record(seat, game.actions[-1])
         rounds.apply(rows, chosen)
         seats = np.arange(size) % players
         obs = rounds.observations(seats)

@@ -145,7 +145,8 @@ def _tile(value: Tile | str) -> Tile:
 class RoundFields(NamedTuple):
     """``Round.fields()``: a round's state as numbers (hands as tile bitmasks, the ends as
     their code ``7 × left + right``, or ``EMPTY`` before the opening; ``drawn`` counts the
-    tiles taken from the stock, the deal included)."""
+    tiles taken from the stock, the deal included; ``line`` is the bitmask of the tiles on
+    the line and ``draws`` the tiles each seat has drawn this round)."""
 
     players: int
     hands: tuple[int, ...]
@@ -156,6 +157,8 @@ class RoundFields(NamedTuple):
     drawn: int
     current: int
     leader: int
+    line: int
+    draws: tuple[int, ...]
 
 
 _new_fields: Final = tuple.__new__
@@ -173,12 +176,14 @@ class Round:
         "_current",
         "_dealt",
         "_drawn",
+        "_draws",
         "_ends",
         "_hands",
         "_lacks",
         "_leader",
         "_line",
         "_line_at",
+        "_line_mask",
         "_n",
         "_outcome",
         "_scores",
@@ -201,6 +206,8 @@ class Round:
     _seed: int | None
     _line: Line | None
     _line_at: int
+    _line_mask: int
+    _draws: list[int]
 
     # ----------------------------------------------------------------- creation
 
@@ -299,6 +306,8 @@ class Round:
             seed=seed,
             line=None,
             line_at=-1,
+            line_mask=0,
+            draws=[0] * n,
         )
 
     @classmethod
@@ -320,8 +329,13 @@ class Round:
         seed: int | None,
         line: Line | None,
         line_at: int,
+        line_mask: int,
+        draws: list[int],
     ) -> Round:
-        """The one place that sets every field: a new field is added here, or nowhere."""
+        """The one place that sets every field: a new field is added here, or nowhere.
+
+        ``line_mask`` (the tiles on the line) and ``draws`` (tiles each seat has drawn) are
+        public facts kept move by move, so that encoders need not replay the history."""
         self = object.__new__(cls)
         self._n = n
         self._hands = hands
@@ -338,6 +352,8 @@ class Round:
         self._seed = seed
         self._line = line
         self._line_at = line_at
+        self._line_mask = line_mask
+        self._draws = draws
         return self
 
     def __init__(self) -> None:
@@ -364,6 +380,8 @@ class Round:
             seed=self._seed,
             line=self._line,
             line_at=self._line_at,
+            line_mask=self._line_mask,
+            draws=self._draws[:],
         )
 
     @classmethod
@@ -390,6 +408,8 @@ class Round:
             seed=None,
             line=view.line,
             line_at=len(view.history),
+            line_mask=sum(tile.bit for tile in view.line.tiles),
+            draws=list(view.draws),
         )
 
     def with_hidden(self, hands: dict[int, int], boneyard: list[Tile]) -> Round:
@@ -558,6 +578,8 @@ class Round:
                 self._drawn,
                 self._current,
                 self._leader,
+                self._line_mask,
+                tuple(self._draws),
             ),
         )
 
@@ -641,6 +663,7 @@ class Round:
             self._ends = ends
             hand ^= bit
             self._hands[seat] = hand
+            self._line_mask |= bit
             self._actions.append(action)
             if hand:
                 self._current = (seat + 1) % self._n
@@ -657,6 +680,7 @@ class Round:
                 )
             self._hands[seat] |= self._stock[drawn].bit
             self._drawn = drawn + 1
+            self._draws[seat] += 1
             self._actions.append(action)
         elif kind is Pass:
             if self._drawn < _LAST_DRAW:

@@ -169,35 +169,28 @@ class Table:
         either way nothing changes (R8).
         """
         played = self.round  # the engine refuses a move once it is over
-        seat = played.current_player
         opening = played.is_opening
-        move = (
+        self.game.apply(
             action_for_id(action, opening) if type(action) is int else id_to_action(action, opening)
         )
-        self.game.apply(move)
         if played.outcome is None:  # as in play: the usual step, without a call more
-            self.tracker.record(seat, move)
             return self.nothing
-        return self._settled(played, seat, move)
+        return self._settled(played)
 
     def play(self, move: Action) -> tuple[float, ...]:
         """``apply`` for an action rather than its id (the bots' moves), the episode not over."""
         played = self.round
-        seat = played.current_player
         self.game.apply(move)
         if played.outcome is None:
-            self.tracker.record(seat, move)
             return self.nothing
-        return self._settled(played, seat, move)
+        return self._settled(played)
 
-    def _settled(self, played: Round, seat: int, move: Action) -> tuple[float, ...]:
-        """After ``move`` ended round ``played``: a match goes on to its next round; the
+    def _settled(self, played: Round) -> tuple[float, ...]:
+        """After a move ended round ``played``: a match goes on to its next round; the
         rewards the settlement earns each seat."""
         if isinstance(self.game, Match) and not self.game.is_over:
             self.round = self.game.current_round
             self.tracker = Tracker(self.round)
-        else:
-            self.tracker.record(seat, move)
         return rewards_for(cast(Outcome, played.outcome), self.reward)
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:

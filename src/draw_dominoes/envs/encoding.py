@@ -174,41 +174,17 @@ _SCORES, _SEATS, _TO_MOVE, _LEADER = (_AT[k] for k in ("scores", "seats", "to_mo
 
 
 class Tracker:
-    """The public facts of one round that its observations need and the engine does not
-    keep (each seat's draws, the tiles on the line), updated action by action, so that an
-    environment never rebuilds a view or replays the history to encode a step."""
+    """What the observations of one round keep from step to step: each seat's encoded
+    lacking rows, scores and seats present, which change only when someone passes and
+    when the round ends. Everything else is read from the engine's state each step
+    (``Round.fields``), so an environment never rebuilds a view or replays the history."""
 
-    __slots__ = ("counts", "decisions", "draws", "fixed", "line_mask", "round")
+    __slots__ = ("fixed", "round")
 
     def __init__(self, game: Round) -> None:
         self.round = game
-        self.draws = [0] * MAX_SEATS
-        """Tiles each seat has drawn, then zeros for the absent seats (four in all)."""
-        self.counts = [0] * MAX_SEATS
-        """Tiles in each hand (public), then zeros for the absent seats (four in all)."""
-        self.line_mask = 0
-        self.decisions: list[tuple[int, int]] = []
-        """Every decision so far: the seat and the action id (public: a draw names no tile)."""
-        self.fixed: list[bytes | None] = [None] * game.players
-        """Each seat's encoded lacking rows, scores and seats present: they change only
-        when someone passes (``record`` forgets them) and when the round ends."""
-        if game.actions:  # a round already under way, counted once
-            for seat, action in game.history:
-                self.record(seat, action)
-        self.counts[: game.players] = game.hand_sizes
-
-    def record(self, seat: int, action: Action) -> None:
-        """Note ``action``, just played by ``seat``."""
-        self.decisions.append((seat, action.id))
-        kind = type(action)
-        if kind is Place:
-            self.line_mask |= action.tile.bit  # type: ignore[union-attr]
-            self.counts[seat] -= 1
-        elif kind is Draw:
-            self.draws[seat] += 1
-            self.counts[seat] += 1
-        else:  # a pass: the seat is known to lack both end values now
-            self.fixed = [None] * len(self.fixed)
+        self.fixed: list[tuple[tuple[int, ...], bytes] | None] = [None] * game.players
+        """Per seat: the lacking masks its rows were encoded for, and those rows."""
 
 
 # The observation is assembled from bytes: a float32 row for every 7-bit quarter of a
@@ -288,6 +264,7 @@ _PAIRS: Final = tuple(
 )
 """``[a][b]``: two counts as float32 bytes (the hand_sizes and draws fields, two seats at a
 time, are joined from these without packing numbers each step)."""
+_NO_PAIR: Final = _PAIRS[0][0]
 _LOOK_ROUND: Final = tuple(
     tuple(
         (*((seat + r) % n for r in range(n)), *range(n, MAX_SEATS)) if n >= 2 else ()
@@ -296,7 +273,7 @@ _LOOK_ROUND: Final = tuple(
     for n in range(MAX_SEATS + 1)
 )
 """``[n][seat]``: the four slots of the relative-seat fields, clockwise from ``seat``: the
-seats present, then the absent ones (whose padded counts are zero)."""
+seats present, then the absent ones (whose slots hold zeros)."""
 
 
 _RELATIVE: Final = tuple(
@@ -328,18 +305,26 @@ def observation_and_mask(tracker: Tracker, seat: int) -> tuple[bytearray, bytear
     a new writable buffer, from one read of the round: what an environment hands out
     each step (``fast_observation`` and ``fast_mask`` in one call)."""
     game = tracker.round
-    n, hands, outcome, _, _, ends, drawn, current, leader = game.fields()
+    n, hands, outcome, _, lacks, ends, drawn, current, leader, line, draws = game.fields()
     if type(seat) is not int or not 0 <= seat < n:
         game.hand_mask(seat)  # the engine's error for a seat that does not exist
-    hand, line = hands[seat], tracker.line_mask
-    fixed = tracker.fixed[seat] if outcome is None else None
-    if fixed is None:
+    hand = hands[seat]
+    kept = tracker.fixed[seat]
+    if outcome is None and kept is not None and kept[0] == lacks:
+        fixed = kept[1]
+    else:
         fixed = _fixed_rows(game.fields(), seat)
         if outcome is None:
-            tracker.fixed[seat] = fixed
+            tracker.fixed[seat] = (lacks, fixed)
     relative = _RELATIVE[n][seat]
     a, b, c, d = _LOOK_ROUND[n][seat]
-    counts, draws, pairs, quarters = tracker.counts, tracker.draws, _PAIRS, _QUARTERS
+    count, pairs, quarters = int.bit_count, _PAIRS, _QUARTERS
+    if n == 2:  # the hand_sizes and draws fields, two seats at a time; absent seats 0
+        sizes_cd = draws_cd = _NO_PAIR
+    elif n == 3:
+        sizes_cd, draws_cd = pairs[count(hands[c])][0], pairs[draws[c]][0]
+    else:
+        sizes_cd, draws_cd = pairs[count(hands[c])][count(hands[d])], pairs[draws[c]][draws[d]]
     observation = bytearray().join(
         (
             quarters[hand & 127],
@@ -351,10 +336,10 @@ def observation_and_mask(tracker: Tracker, seat: int) -> tuple[bytearray, bytear
             quarters[line >> 14 & 127],
             quarters[line >> 21],
             _ENDS_AND_BONEYARD[ends][drawn],
-            pairs[counts[a]][counts[b]],
-            pairs[counts[c]][counts[d]],
+            pairs[count(hands[a])][count(hands[b])],
+            sizes_cd,
             pairs[draws[a]][draws[b]],
-            pairs[draws[c]][draws[d]],
+            draws_cd,
             fixed,
             _SEAT_PAIRS[MAX_SEATS if outcome is not None else relative[current]][relative[leader]],
         )
@@ -485,8 +470,8 @@ def state_vector(tracker: Tracker) -> npt.NDArray[np.float32]:
         )
     for place, tile in enumerate(game.boneyard, 1):
         state[at["boneyard"] + tile.index] = place
-    line = tracker.line_mask
-    state[at["line"] : at["line"] + 28] = np.frombuffer(_tile_rows(line), dtype=np.float32)
+    fields = game.fields()
+    state[at["line"] : at["line"] + 28] = np.frombuffer(_tile_rows(fields.line), dtype=np.float32)
     ends = game.end_values
     if ends:
         state[at["end0"] + ends[0]] = 1
@@ -498,7 +483,7 @@ def state_vector(tracker: Tracker) -> npt.NDArray[np.float32]:
     if outcome is not None:
         scores = tuple(s + c for s, c in zip(scores, outcome.credits, strict=True))
     for seat, lacks in enumerate(game.lack_masks):
-        state[at["draws"] + seat] = tracker.draws[seat]
+        state[at["draws"] + seat] = fields.draws[seat]
         for value in range(7):
             if lacks >> value & 1:
                 state[at["lacking"] + 7 * seat + value] = 1
@@ -533,7 +518,7 @@ def history_rows(tracker: Tracker, seat: int, rows: int) -> npt.NDArray[np.float
     """The round's latest ``rows`` decisions (oldest first, then zero rows) as seen from
     ``seat``, flattened: ``rows`` x ``HISTORY_ROW`` values. Draws never name a tile (R21)."""
     out = np.zeros((rows, HISTORY_ROW), dtype=np.float32)
-    decisions = tracker.decisions[-rows:] if rows else []
+    decisions = [(s, action.id) for s, action in tracker.round.history[-rows:]] if rows else []
     if decisions:
         count = len(decisions)
         n = tracker.round.players

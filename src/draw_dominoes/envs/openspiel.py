@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..actions import DRAW, IllegalActionError
+from ..actions import IllegalActionError
 from ..round import Round, ViewSampler, hand_size_for
 from ..rules import RULES
 from ..tiles import ALL_TILES, Tile
@@ -313,11 +313,8 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
                     rest = [t for t in ALL_TILES if t not in dealt]
                     play.round = Round.from_deal(hands, rest, play.leader)
             else:
-                seat = round_.current_player
                 round_.draw_tile(ALL_TILES[action])
                 play.drawing = False
-                if play.tracker is not None:
-                    play.tracker.record(seat, DRAW)
         elif round_.outcome is not None:
             raise IllegalActionError(f"the round is over: action {action} is not legal")
         else:
@@ -330,10 +327,7 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
             if action == DRAW_ID:
                 play.drawing = True
             else:
-                move = id_to_action(action, not round_.end_values)
-                round_.apply(move)
-                if play.tracker is not None:
-                    play.tracker.record(seat, move)
+                round_.apply(id_to_action(action, not round_.end_values))
         play.samplers = None
 
     def _action_to_string(self, player: int, action: int) -> str:
