@@ -358,6 +358,33 @@ def test_gymnasium_identical_seeds_give_identical_episodes() -> None:
     assert _gym_episode(5, **kwargs) != _gym_episode(6, **kwargs)
 
 
+def test_the_seed_sequence_restarts_skips_and_seeds_gymnasiums_generator() -> None:
+    """Episodes' seeds: ``restart`` repeats the sequence, ``skip(k)`` is ``k`` draws, the
+    numbers are 63-bit; and ``np_random`` after ``reset(seed=s)`` is the generator
+    Gymnasium would have made from ``s`` (made only when asked for)."""
+    from gymnasium.utils import seeding
+
+    from draw_dominoes.envs._table import SeedStream
+
+    first, second = SeedStream(), SeedStream()
+    first.restart(7)
+    second.restart(7)
+    drawn = [first.next() for _ in range(5)]
+    assert drawn == [second.next() for _ in range(5)] and len(set(drawn)) == 5
+    assert all(0 <= number < 2**63 for number in drawn)
+    second.restart(7)
+    second.skip(3)
+    assert second.next() == drawn[3]
+    with pytest.raises(TypeError):
+        first.restart("7")  # type: ignore[arg-type]
+    env = DrawDominoesEnv(opponents=["random"])
+    env.reset(seed=11)
+    expected = seeding.np_random(11)[0].bit_generator.state
+    assert env.np_random.bit_generator.state == expected and env.np_random_seed == 11
+    env.reset()
+    assert env.np_random.bit_generator.state == expected  # an unseeded reset keeps it
+
+
 def test_gymnasium_reward_is_the_learners_settlement() -> None:
     env = gymnasium.make(GYM_ID, opponents=["greedy"], reward="relative")
     env.reset(seed=3)

@@ -98,17 +98,25 @@ class SeedStream:
             self.restart(seed)
         return self.next()
 
+    def skip(self, count: int) -> None:
+        """Pass over the next ``count`` numbers, as ``count`` calls of ``next`` would
+        (SplitMix64 steps its state by a constant, so this is one addition)."""
+        if self._state is None:
+            self._state = new_seed()
+        self._state = (self._state + count * _GOLDEN) & _MASK64
+
     def next(self) -> int:
         """The next number of the sequence, 0 to 2**63 - 1."""
         if self._state is None:
             self._state = new_seed()
-        self._state = state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
+        self._state = state = (self._state + _GOLDEN) & _MASK64
         state = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         state = ((state ^ (state >> 27)) * 0x94D049BB133111EB) & _MASK64
         return (state ^ (state >> 31)) >> 1
 
 
 _MASK64: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:

@@ -504,8 +504,7 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
             rng = rngs[index]
             game_seed = rng.next()  # what Seating draws, in its order
             seat = rng.next() % players if fixed is None else fixed
-            for _ in range(players - 1):
-                rng.next()  # a bot's seed
+            rng.skip(players - 1)  # the bots' seeds
             movers.append(chooses[seat])
             learners.append(seat)
             tiles, leader = deal_order(players, game_seed)
