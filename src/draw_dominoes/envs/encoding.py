@@ -21,6 +21,7 @@ id                    action
 
 from __future__ import annotations
 
+import functools
 import operator
 import struct
 from collections.abc import Callable, Sequence
@@ -352,16 +353,22 @@ def observation_and_mask(tracker: Tracker, seat: int) -> tuple[bytearray, bytear
 def _fixed_rows(state: RoundFields, seat: int) -> bytes:
     """The lacking rows, scores and seats present as ``seat`` sees them: they change only
     when someone passes and when the round ends, so ``Tracker.fixed`` keeps them."""
-    n = state.players
-    order, pad = _ORDER[n][seat], _PAD[n]
     scores, outcome = state.scores, state.outcome
     if outcome is not None:  # as the view shows them: with the round's credits
         scores = tuple(s + c for s, c in zip(scores, outcome.credits, strict=True))
+    return _encoded_fixed_rows(state.players, seat, state.lacks, scores)
+
+
+@functools.lru_cache(maxsize=4096)
+def _encoded_fixed_rows(
+    n: int, seat: int, lacks: tuple[int, ...], scores: tuple[int, ...]
+) -> bytes:
+    """``_fixed_rows`` for these numbers; remembered, since every new round starts with the
+    same few (nothing lacked, the match's scores)."""
+    order, pad = _ORDER[n][seat], _PAD[n]
     rows = _LACK_ROWS
     return (
-        b"".join(rows[m] for m in order((*state.lacks, *pad)))
-        + _FOUR(*order(scores + pad))
-        + _PRESENT[n]
+        b"".join(rows[m] for m in order((*lacks, *pad))) + _FOUR(*order(scores + pad)) + _PRESENT[n]
     )
 
 
