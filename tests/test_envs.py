@@ -384,6 +384,17 @@ def test_the_seed_sequence_restarts_skips_and_seeds_gymnasiums_generator() -> No
     env.reset()
     assert env.np_random.bit_generator.state == expected  # an unseeded reset keeps it
 
+    def next_deal(generator: np.random.Generator | None) -> Any:
+        env = DrawDominoesEnv(opponents=["random"], seat=None)
+        if generator is not None:
+            env.np_random = generator  # a generator handed in decides the next episodes
+        env.reset()
+        assert env.table is not None
+        return env.table.round.deal, env.seat
+
+    assert next_deal(np.random.default_rng(5)) == next_deal(np.random.default_rng(5))
+    assert next_deal(np.random.default_rng(5)) != next_deal(np.random.default_rng(6))
+
 
 def test_gymnasium_reward_is_the_learners_settlement() -> None:
     env = gymnasium.make(GYM_ID, opponents=["greedy"], reward="relative")

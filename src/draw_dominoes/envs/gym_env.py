@@ -297,8 +297,13 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
 
     @_np_random.setter
     def _np_random(self, generator: np.random.Generator | None) -> None:
+        """A generator handed in (``env.np_random = ...``) decides the episodes that
+        follow, as it would if the environment drew from it: the seed sequence restarts
+        from a number drawn from it."""
         self._generator = generator
         self._generator_seed = None
+        if generator is not None:
+            self._seeds.restart(int(generator.integers(2**63)))
 
     @property
     def table(self) -> Table | None:
