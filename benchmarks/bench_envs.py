@@ -2,7 +2,11 @@
 
 Times are this process's CPU time, so other work on a shared machine skews them less, and
 each rate is measured in turns with the one it is compared to (``--slices``), so that a
-change in the machine's speed during the run falls on both alike.
+change in the machine's speed during the run falls on both alike. The floor rows are the
+least a step shaped like the adapter's above them costs in Python over this engine
+(``FloorTable``: the move, the seat to act, a fresh mask and observation), handing out
+zeros for the observation and then this package's encoding of it: shares an adapter of
+that shape cannot pass with any encoding, and with this one.
 """
 
 from __future__ import annotations
@@ -10,15 +14,24 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
+
+from draw_dominoes import Round
+from draw_dominoes.actions import action_for_id
+from draw_dominoes.envs.encoding import (
+    F32,
+    I8,
+    OBSERVATION_SIZE,
+    Tracker,
+    mask_bytes,
+    observation_and_mask,
+)
 
 
 def engine_steps(players: int, seconds: float) -> tuple[int, float]:
     """The engine alone, as the environments are measured: uniform random legal actions."""
-    from draw_dominoes import Round
-
     rng = random.Random(0)
     uniform = rng.random
     steps, episode = 0, 0
@@ -40,6 +53,105 @@ def masked_uniform(rng: random.Random, mask: np.ndarray) -> int:
     than the pick; the same ids in the same order, so the same games)."""
     legal = mask.nonzero()[0].tolist()
     return legal[int(rng.random() * len(legal))]
+
+
+class FloorTable:
+    """The least an environment step can do over the engine, for the floor rows: play the
+    id, keep the seat to act and hand out a fresh mask and observation as numpy arrays.
+    With ``encode`` the observation is the real one (``observation_and_mask``); without,
+    a copy of zeros, so what is left is the cost of the API's shape alone: no rewards,
+    terminations or infos kept per agent, no checks beyond the engine's own."""
+
+    def __init__(self, players: int, encode: bool) -> None:
+        self.players, self.encode = players, encode
+        self.agents_all = [f"player_{seat}" for seat in range(players)]
+        self.seat_of = {agent: seat for seat, agent in enumerate(self.agents_all)}
+        self.zeros = bytes(4 * OBSERVATION_SIZE)
+
+    def reset(self, seed: int) -> None:
+        self.round = Round.new(self.players, seed=seed)
+        self.tracker = Tracker(self.round)
+        self.agents = self.agents_all[:]
+        self.done = False
+        self.agent_selection = self.agents_all[self.round.current_player]
+
+    def agent_iter(self) -> Iterator[str]:
+        while self.agents:
+            yield self.agent_selection
+
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        if self.encode:
+            vector, mask = observation_and_mask(self.tracker, seat)
+            return {
+                "observation": np.frombuffer(vector, F32),
+                "action_mask": np.frombuffer(mask, I8),
+            }
+        return {
+            "observation": np.frombuffer(bytearray(self.zeros), F32),
+            "action_mask": np.frombuffer(mask_bytes(self.round, seat), I8),
+        }
+
+    def last(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, object]]:
+        return self.observe(self.seat_of[self.agent_selection]), 0.0, self.done, False, {}
+
+    def step(self, action: int | None) -> None:
+        if self.done:
+            self.agents.remove(self.agent_selection)
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        game = self.round
+        game.apply(action_for_id(action, game.is_opening))
+        self.done = game.outcome is not None
+        self.agent_selection = self.agents_all[game.current_player]
+
+    def reply(self, bot: random.Random) -> None:
+        """The other seats move uniformly at random until seat 0 is to act or it is over."""
+        game = self.round
+        while not self.done and game.current_player != 0:
+            legal = game.legal_actions()
+            game.apply(legal[int(bot.random() * len(legal))])
+            self.done = game.outcome is not None
+
+
+def floor_steps(players: int, encode: bool, seconds: float) -> tuple[int, float]:
+    """``pettingzoo_steps``'s loop over ``FloorTable``."""
+    env = FloorTable(players, encode)
+    rng = random.Random(0)
+    steps, episode = 0, 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        env.reset(seed=episode)
+        episode += 1
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(masked_uniform(rng, obs["action_mask"]))
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def gymnasium_floor_steps(encode: bool, seconds: float) -> tuple[int, float]:
+    """``gymnasium_steps``'s loop over ``FloorTable`` against one uniform random bot: a
+    learner step is its move, the bot's moves until the learner is to act again, and the
+    learner's mask and observation."""
+    env = FloorTable(2, encode)
+    rng, bot = random.Random(0), random.Random(1)
+    steps, episode = 0, 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        env.reset(seed=episode)
+        episode += 1
+        env.reply(bot)
+        info = env.observe(0)
+        while not env.done:
+            env.step(masked_uniform(rng, info["action_mask"]))
+            env.reply(bot)
+            info = env.observe(0)
+            steps += 1
+    return steps, time.process_time() - start
 
 
 def pettingzoo_steps(players: int, seconds: float) -> tuple[int, float]:
@@ -132,8 +244,6 @@ def openspiel_steps(players: int, seconds: float) -> tuple[int, float]:
 
 def _clone_rounds(players: int) -> list:
     """Positions to clone: 50 seeded rounds played a seeded random number of steps."""
-    from draw_dominoes import Round
-
     rng = random.Random(1)
     rounds = []
     for seed in range(50):
@@ -227,7 +337,11 @@ def main() -> None:
         ("PettingZoo AEC, 2 players", 2, lambda s: pettingzoo_steps(2, s)),
         ("PettingZoo AEC, 3 players", 3, lambda s: pettingzoo_steps(3, s)),
         ("PettingZoo AEC, 4 players", 4, lambda s: pettingzoo_steps(4, s)),
+        ("  floor, 2 players", 2, lambda s: floor_steps(2, False, s)),
+        ("  floor + encoding, 2 players", 2, lambda s: floor_steps(2, True, s)),
         ("Gymnasium vs random", 2, lambda s: gymnasium_steps(["random"], s)),
+        ("  floor", 2, lambda s: gymnasium_floor_steps(False, s)),
+        ("  floor + encoding", 2, lambda s: gymnasium_floor_steps(True, s)),
         ("Gymnasium vs 3 greedy", 4, lambda s: gymnasium_steps(["greedy"] * 3, s)),
         ("OpenSpiel, 2 players", 2, lambda s: openspiel_steps(2, s)),
         ("OpenSpiel, 4 players", 4, lambda s: openspiel_steps(4, s)),
