@@ -4,6 +4,12 @@ For every position of seeded two-player rounds between two ``--opponent`` bots, 
 determinizations are drawn from the view of the seat to move; the figure is the share
 of the opponent's true tiles that a determinization gives it, unweighted (as ``ismcts``
 samples) and weighted by ``Inference`` (as ``expert`` samples).
+
+Then how well the expert's model of a choice fits each opponent, from the same kind of
+rounds with every seat played by that bot at its defaults: how often a placement took
+the heaviest of two or more tiles that fitted (the model expects nearly always; a uniform
+choice takes it at the rate printed beside), and how often a seat drew while a tile
+fitted (the model expects 0.5%).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import random
 import statistics
 
 from draw_dominoes import Round, bots
+from draw_dominoes.actions import Draw, Place
 from draw_dominoes.bots.expert import Inference
 from draw_dominoes.round import ViewSampler
 
@@ -42,6 +49,32 @@ def overlap(opponent: str, rounds: int, pool: int = 256) -> tuple[float, float, 
     return statistics.mean(plain), statistics.mean(weighted), len(plain)
 
 
+def choices(opponent: str, players: int, rounds: int) -> tuple[float, float, float, int, int]:
+    """The share of placements among two or more fitting tiles that took the heaviest, a
+    uniform choice's share, the share of turns with a fitting tile that drew instead, and
+    how many of each there were."""
+    heaviest, uniform, placements, drew, could = 0, 0.0, 0, 0, 0
+    for seed in range(rounds):
+        game = Round.new(players, seed=1000 + seed)
+        seats = [bots.create(opponent, seed * players + s) for s in range(players)]
+        while not game.is_over:
+            seat = game.current_player
+            legal = game.legal_actions()
+            action = seats[seat].choose(game.view(seat))
+            pips = sorted({a.tile.pips for a in legal if isinstance(a, Place)}, reverse=True)
+            tiles = {a.tile for a in legal if isinstance(a, Place)}
+            if pips and any(isinstance(a, Draw) for a in legal):
+                could += 1
+                drew += isinstance(action, Draw)
+            if len(tiles) >= 2 and isinstance(action, Place) and not game.is_opening:
+                placements += 1
+                top = sum(1 for t in tiles if t.pips == pips[0])
+                heaviest += action.tile.pips == pips[0]
+                uniform += top / len(tiles)
+            game.apply(action)
+    return heaviest / placements, uniform / placements, drew / max(could, 1), placements, could
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--opponent", action="append", default=None, help="bot (repeatable)")
@@ -52,6 +85,16 @@ def main() -> None:
         print(
             f"{opponent:>10} opponents: the true hand's share in a determinization, "
             f"unweighted {plain:.1%}, weighted {weighted:.1%} ({positions} positions)"
+        )
+    for opponent, players in [
+        *((o, 2) for o in args.opponent or ["ismcts", "heuristic"]),
+        ("ismcts", 3),
+    ]:
+        top, uniform, drew, placements, could = choices(opponent, players, args.rounds)
+        print(
+            f"{opponent:>10}, {players} players: took the heaviest fitting tile {top:.1%} of "
+            f"{placements} times (uniform {uniform:.1%}); drew with a tile that fitted "
+            f"{drew:.1%} of {could} times"
         )
 
 

@@ -281,6 +281,26 @@ def test_inference_doubts_a_light_placement_beside_a_heavy_one() -> None:
     assert ordered[-1] < true_world <= ordered[0]
 
 
+def test_heavy_sets_how_much_a_light_placement_is_doubted() -> None:
+    """``heavy`` is the model's fall in odds a pip: at 0 a light placement says nothing,
+    and the lower it is, the less a world with a heavier fitting tile loses."""
+    hands = [
+        ["[0|0]", "[0|1]", "[1|1]", "[1|2]", "[2|2]", "[0|2]", "[1|3]"],
+        ["[0|3]", "[2|3]", "[3|3]", "[0|4]", "[1|4]", "[2|4]", "[3|4]"],
+    ]
+    dealt = {t for hand in hands for t in hand}
+    game = Round.from_deal(hands, [str(t) for t in ALL_TILES if str(t) not in dealt], 1)
+    game.apply(Place(Tile.parse("[0|3]"), None))
+    worlds = [game.sample_hidden(0, random.Random(i)) for i in range(200)]
+    view = game.view(0)
+    by_heavy = [[Inference(view, heavy=h).weight(w) for w in worlds] for h in (0.0, 0.1, 1.0)]
+    assert len(set(by_heavy[0])) == 1
+    for world, none, some, much in zip(worlds, *by_heavy, strict=True):
+        if max(t.pips for t in world.hand(1)) > 3:  # it could have opened heavier
+            assert none > some > much
+    assert ExpertBot(0, heavy=0.1).heavy == 0.1
+
+
 def test_inference_reads_the_view_only() -> None:
     """R21: two rounds that seat 0 cannot tell apart give the same weights to every world."""
     view, twin, game, _ = twin_views(4)
@@ -291,7 +311,14 @@ def test_inference_reads_the_view_only() -> None:
 
 
 def test_options_are_checked() -> None:
-    for options in ({"solve": -1}, {"inference": "yes"}, {"iterations": 0}, {"depth": 3}):
+    for options in (
+        {"solve": -1},
+        {"inference": "yes"},
+        {"heavy": -0.5},
+        {"heavy": True},
+        {"iterations": 0},
+        {"depth": 3},
+    ):
         with pytest.raises(ValueError):
             ExpertBot(0, **options)
     assert isinstance(bots.create("expert", 0, solve=0, inference=0), ExpertBot)

@@ -21,6 +21,7 @@ from .ismcts import DEFAULT_EXPLORATION, search, search_options, settings_for
 from .search import match_rewards, rewards
 
 __all__ = [
+    "DEFAULT_HEAVY",
     "DEFAULT_POOL",
     "DEFAULT_SOLVE",
     "EXPLORATION",
@@ -58,9 +59,10 @@ them by weight."""
 POOLS: Final[dict[int, int]] = {2: DEFAULT_POOL, 3: 1000, 4: 1000}
 """Determinizations drawn a move by default, by number of players: with two or three
 hidden hands, 256 worlds shared by 2000 iterations leave too few distinct deals."""
-_HEAVY: Final = 1.0
-"""The opponent model: a placement's odds fall by exp(-_HEAVY) for every pip it is lighter
-than the heaviest one it could have made (players shed heavy tiles, R15–R17) ..."""
+DEFAULT_HEAVY: Final = 1.0
+"""The opponent model (option ``heavy``): a placement's odds fall by exp(-heavy) for every
+pip it is lighter than the heaviest one it could have made (players shed heavy tiles,
+R15–R17) ..."""
 _UNIFORM: Final = 0.05
 """... mixed with this much uniform choice, since nobody plays by pips alone."""
 _VOLUNTARY: Final = 0.005
@@ -83,10 +85,14 @@ class Inference:
     tiles it has held since can fit as it has drawn since.
     """
 
-    __slots__ = ("draws", "places", "strength")
+    __slots__ = ("draws", "heavy", "places", "strength")
 
-    def __init__(self, view: PlayerView, strength: float = DEFAULT_INFERENCE) -> None:
+    def __init__(
+        self, view: PlayerView, strength: float = DEFAULT_INFERENCE, heavy: float = DEFAULT_HEAVY
+    ) -> None:
         self.strength = strength
+        self.heavy = heavy
+        """How fast a placement's odds fall a pip lighter than the heaviest that fitted."""
         n, me = view.players, view.player
         # Per opponent: (fitting mask or None for the opening, chosen tile's pips, mask of
         # tiles it placed from then on) for placements after its last draw, and
@@ -131,7 +137,7 @@ class Inference:
         """The sample's likelihood, each opponent either sensible (the model above) or
         playing at random, as likely as not: a seat that keeps doing what the model
         calls unlikely is soon taken for a random player, whose choices say nothing."""
-        weight = 1.0
+        weight, heavy = 1.0, self.heavy
         for (seat, places), (_, draws) in zip(self.places, self.draws, strict=True):
             held = game.hand_mask(seat)
             log_sensible = 0.0
@@ -140,7 +146,7 @@ class Inference:
                 options = hand if fits is None else hand & fits
                 heaviest = _heaviest(options)
                 if heaviest > pips:
-                    odds = (1 - _UNIFORM) * math.exp(-_HEAVY * (heaviest - pips)) + _UNIFORM
+                    odds = (1 - _UNIFORM) * math.exp(-heavy * (heaviest - pips)) + _UNIFORM
                     log_sensible += math.log(odds)
             for fits, since, drawn in draws:
                 if ((held | since) & fits).bit_count() > drawn:
@@ -174,7 +180,8 @@ class ExpertBot:
 
     Options: ``iterations`` and/or ``time_per_move`` (as ``ismcts``; by default the
     same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
-    turns the weighting off), ``solve`` (most tiles in all hands solved exactly; 0 turns
+    turns the weighting off), ``heavy`` (the opponent model's fall in odds a pip, see
+    ``DEFAULT_HEAVY``), ``solve`` (most tiles in all hands solved exactly; 0 turns
     solving off; default ``SOLVES`` by table size), ``reward`` (``match`` or ``round``,
     see ``REWARDS``), ``exploration``
     (default ``EXPLORATION`` with the match-aware rewards of two players, else
@@ -192,7 +199,7 @@ class ExpertBot:
         clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
-        own = frozenset({"inference", "solve", "reward", "pool"})
+        own = frozenset({"inference", "heavy", "solve", "reward", "pool"})
         self.settings = search_options(self.name, options, own)
         self.exploration: float | None = (
             self.settings["exploration"] if "exploration" in options else None
@@ -200,6 +207,10 @@ class ExpertBot:
         inference = options.get("inference", DEFAULT_INFERENCE)
         if isinstance(inference, bool) or not isinstance(inference, int | float) or inference < 0:
             raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
+        heavy = options.get("heavy", DEFAULT_HEAVY)
+        if isinstance(heavy, bool) or not isinstance(heavy, int | float) or heavy < 0:
+            raise ValueError(f"heavy must be a number of at least 0, not {heavy!r}")
+        self.heavy = float(heavy)
         solve = options.get("solve")
         if solve is not None and (type(solve) is not int or solve < 0):
             raise ValueError(f"solve must be a whole number of tiles, 0 or more, not {solve!r}")
@@ -267,7 +278,7 @@ class ExpertBot:
         if self.inference > 0 and not view.is_over:
             # A pool of determinizations drawn once and weighted by the opponent model;
             # each iteration searches a copy of one, picked in proportion to its weight.
-            weight = Inference(view, self.inference).weight
+            weight = Inference(view, self.inference, self.heavy).weight
             pool = [sample(rng) for _ in range(size)]
             totals = list(itertools.accumulate(weight(game) for game in pool))
             top = totals[-1]
