@@ -7,14 +7,16 @@ samples) and weighted by ``Inference`` (as ``expert`` samples).
 
 Then how well the expert's model of a choice fits each opponent, from the same kind of
 rounds with every seat played by that bot at its defaults: how often a placement took
-the heaviest of two or more tiles that fitted (the model expects nearly always; a uniform
-choice takes it at the rate printed beside), and how often a seat drew while a tile
-fitted (the model expects 0.5%).
+the heaviest of two or more tiles that fitted (the model expects nearly always; a
+uniform choice takes it at the rate printed beside), how often a seat drew after the
+opening while a tile fitted (the model expects 0.5%), and the ``heavy`` under which the
+placements seen were likeliest (the expert's default is 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 
@@ -49,11 +51,30 @@ def overlap(opponent: str, rounds: int, pool: int = 256) -> tuple[float, float, 
     return statistics.mean(plain), statistics.mean(weighted), len(plain)
 
 
-def choices(opponent: str, players: int, rounds: int) -> tuple[float, float, float, int, int]:
+def likeliest_heavy(placements: list[tuple[list[int], int]]) -> float:
+    """The ``heavy`` (0 to 3 in steps of 0.05) under which these placements (the pips of
+    every tile that fitted, the pips of the one placed) were likeliest, each tile's odds
+    as ``Inference`` gives them (with its 5% of uniform choice), normalised over the tiles."""
+
+    def log_likelihood(heavy: float) -> float:
+        total = 0.0
+        for options, chosen in placements:
+            top = max(options)
+            odds = [0.95 * math.exp(-heavy * (top - pips)) + 0.05 for pips in options]
+            total += math.log((0.95 * math.exp(-heavy * (top - chosen)) + 0.05) / sum(odds))
+        return total
+
+    return max((step / 20 for step in range(61)), key=log_likelihood)
+
+
+def choices(
+    opponent: str, players: int, rounds: int
+) -> tuple[float, float, float, int, int, float]:
     """The share of placements among two or more fitting tiles that took the heaviest, a
-    uniform choice's share, the share of turns with a fitting tile that drew instead, and
-    how many of each there were."""
+    uniform choice's share, the share of turns with a fitting tile that drew instead, how
+    many of each there were, and the likeliest ``heavy``."""
     heaviest, uniform, placements, drew, could = 0, 0.0, 0, 0, 0
+    seen: list[tuple[list[int], int]] = []
     for seed in range(rounds):
         game = Round.new(players, seed=1000 + seed)
         seats = [bots.create(opponent, seed * players + s) for s in range(players)]
@@ -63,7 +84,7 @@ def choices(opponent: str, players: int, rounds: int) -> tuple[float, float, flo
             action = seats[seat].choose(game.view(seat))
             pips = sorted({a.tile.pips for a in legal if isinstance(a, Place)}, reverse=True)
             tiles = {a.tile for a in legal if isinstance(a, Place)}
-            if pips and any(isinstance(a, Draw) for a in legal):
+            if pips and not game.is_opening and any(isinstance(a, Draw) for a in legal):
                 could += 1
                 drew += isinstance(action, Draw)
             if len(tiles) >= 2 and isinstance(action, Place) and not game.is_opening:
@@ -71,8 +92,16 @@ def choices(opponent: str, players: int, rounds: int) -> tuple[float, float, flo
                 top = sum(1 for t in tiles if t.pips == pips[0])
                 heaviest += action.tile.pips == pips[0]
                 uniform += top / len(tiles)
+                seen.append(([t.pips for t in tiles], action.tile.pips))
             game.apply(action)
-    return heaviest / placements, uniform / placements, drew / max(could, 1), placements, could
+    return (
+        heaviest / placements,
+        uniform / placements,
+        drew / max(could, 1),
+        placements,
+        could,
+        likeliest_heavy(seen),
+    )
 
 
 def main() -> None:
@@ -90,11 +119,11 @@ def main() -> None:
         *((o, 2) for o in args.opponent or ["ismcts", "heuristic"]),
         ("ismcts", 3),
     ]:
-        top, uniform, drew, placements, could = choices(opponent, players, args.rounds)
+        top, uniform, drew, placements, could, heavy = choices(opponent, players, args.rounds)
         print(
             f"{opponent:>10}, {players} players: took the heaviest fitting tile {top:.1%} of "
             f"{placements} times (uniform {uniform:.1%}); drew with a tile that fitted "
-            f"{drew:.1%} of {could} times"
+            f"{drew:.1%} of {could} times; likeliest heavy {heavy:.2f}"
         )
 
 
