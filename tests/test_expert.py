@@ -14,9 +14,11 @@ from draw_dominoes import ALL_TILES, DRAW, Place, Round, Tile, bots
 from draw_dominoes.actions import parse_action
 from draw_dominoes.bots.endgame import Solver
 from draw_dominoes.bots.expert import (
+    DEFAULT_HEAVY,
     DEFAULT_POOL,
     DEFAULT_SOLVE,
     EXPLORATION,
+    HEAVIES,
     POOLS,
     SOLVES,
     ExpertBot,
@@ -153,6 +155,7 @@ def test_the_expert_searches_as_ismcts_does_at_every_table_size(players: int) ->
     assert expert["exploration"] == (EXPLORATION if players == 2 else ismcts["exploration"])
     assert expert["pool"] == POOLS[players]
     assert expert["solve"] == SOLVES[players] == (DEFAULT_SOLVE if players == 2 else 0)
+    assert expert["heavy"] == HEAVIES[players] == (0.1 if players == 3 else DEFAULT_HEAVY)
     assert POOLS[2] == DEFAULT_POOL and POOLS[players] >= DEFAULT_POOL
     game = Round.new(players, seed=3)
     bot = ExpertBot(1)
@@ -161,9 +164,12 @@ def test_the_expert_searches_as_ismcts_does_at_every_table_size(players: int) ->
 
 
 def test_the_expert_keeps_the_settings_it_is_given() -> None:
-    given = ExpertBot(1, exploration=0.4, pool=64, solve=6, iterations=300, opponents="search")
+    given = ExpertBot(
+        1, exploration=0.4, pool=64, solve=6, heavy=0.5, iterations=300, opponents="search"
+    )
     settings = given.settings_at(4)
     assert (settings["exploration"], settings["pool"], settings["solve"]) == (0.4, 64, 6)
+    assert given.settings_at(3)["heavy"] == settings["heavy"] == 0.5
     assert (settings["iterations"], settings["opponents"]) == (300, "search")
     # With the round rewards the two-player exploration is ismcts's, as at larger tables.
     assert ExpertBot(1, reward="round").settings_at(2)["exploration"] == 0.7

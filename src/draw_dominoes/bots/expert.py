@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_POOL",
     "DEFAULT_SOLVE",
     "EXPLORATION",
+    "HEAVIES",
     "POOLS",
     "REWARDS",
     "SOLVES",
@@ -63,6 +64,11 @@ DEFAULT_HEAVY: Final = 1.0
 """The opponent model (option ``heavy``): a placement's odds fall by exp(-heavy) for every
 pip it is lighter than the heaviest one it could have made (players shed heavy tiles,
 R15–R17) ..."""
+HEAVIES: Final[dict[int, float]] = {2: DEFAULT_HEAVY, 3: 0.1, 4: DEFAULT_HEAVY}
+"""``heavy`` by default, by number of players. Fitted to three-player ``ismcts``'s own
+choices (``benchmarks/bench_inference.py``), which take the heaviest fitting tile little
+more often than chance, the model's likeliest fall is about 0.1 a pip, and 501 matches
+went better with it; two and four players keep 1 until measured."""
 _UNIFORM: Final = 0.05
 """... mixed with this much uniform choice, since nobody plays by pips alone."""
 _VOLUNTARY: Final = 0.005
@@ -180,8 +186,8 @@ class ExpertBot:
 
     Options: ``iterations`` and/or ``time_per_move`` (as ``ismcts``; by default the
     same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
-    turns the weighting off), ``heavy`` (the opponent model's fall in odds a pip, see
-    ``DEFAULT_HEAVY``), ``solve`` (most tiles in all hands solved exactly; 0 turns
+    turns the weighting off), ``heavy`` (the opponent model's fall in odds a pip;
+    default ``HEAVIES`` by table size), ``solve`` (most tiles in all hands solved exactly; 0 turns
     solving off; default ``SOLVES`` by table size), ``reward`` (``match`` or ``round``,
     see ``REWARDS``), ``exploration``
     (default ``EXPLORATION`` with the match-aware rewards of two players, else
@@ -207,10 +213,12 @@ class ExpertBot:
         inference = options.get("inference", DEFAULT_INFERENCE)
         if isinstance(inference, bool) or not isinstance(inference, int | float) or inference < 0:
             raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
-        heavy = options.get("heavy", DEFAULT_HEAVY)
-        if isinstance(heavy, bool) or not isinstance(heavy, int | float) or heavy < 0:
+        heavy = options.get("heavy")
+        if heavy is not None and (
+            isinstance(heavy, bool) or not isinstance(heavy, int | float) or heavy < 0
+        ):
             raise ValueError(f"heavy must be a number of at least 0, not {heavy!r}")
-        self.heavy = float(heavy)
+        self.heavy: float | None = None if heavy is None else float(heavy)
         solve = options.get("solve")
         if solve is not None and (type(solve) is not int or solve < 0):
             raise ValueError(f"solve must be a whole number of tiles, 0 or more, not {solve!r}")
@@ -232,13 +240,15 @@ class ExpertBot:
 
     def settings_at(self, players: int) -> dict[str, Any]:
         """The search settings at a table of ``players``: ``ismcts``'s defaults for that size
-        (iterations, opponents), the exploration that suits the reward in use, and ``pool``."""
+        (iterations, opponents), the exploration that suits the reward in use, and the
+        expert's own ``pool``, ``solve`` and ``heavy``."""
         settings = settings_for(self.settings, players)
         if self.exploration is None:
             matched = self.reward == "match" and players == 2
             settings["exploration"] = EXPLORATION if matched else DEFAULT_EXPLORATION
         settings["pool"] = POOLS[players] if self.pool is None else self.pool
         settings["solve"] = SOLVES[players] if self.solve is None else self.solve
+        settings["heavy"] = HEAVIES[players] if self.heavy is None else self.heavy
         return settings
 
     def choose(self, view: PlayerView) -> Action:
@@ -273,12 +283,13 @@ class ExpertBot:
         settings = self.settings_at(view.players)
         size = settings.pop("pool")
         solve = settings.pop("solve")
+        heavy = settings.pop("heavy")
         sample = ViewSampler(view).sample
         determinize: Callable[[], Round]
         if self.inference > 0 and not view.is_over:
             # A pool of determinizations drawn once and weighted by the opponent model;
             # each iteration searches a copy of one, picked in proportion to its weight.
-            weight = Inference(view, self.inference, self.heavy).weight
+            weight = Inference(view, self.inference, heavy).weight
             pool = [sample(rng) for _ in range(size)]
             totals = list(itertools.accumulate(weight(game) for game in pool))
             top = totals[-1]
