@@ -15,6 +15,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -114,9 +115,9 @@ class FloorTable:
             self.done = game.outcome is not None
 
 
-def floor_steps(players: int, encode: bool, seconds: float) -> tuple[int, float]:
-    """``pettingzoo_steps``'s loop over ``FloorTable``."""
-    env = FloorTable(players, encode)
+def aec_steps(env: Any, seconds: float) -> tuple[int, float]:
+    """AEC steps of ``env`` with masked uniform actions, observing the agent to act each
+    step: the loop of the PettingZoo rows and of their floor."""
     rng = random.Random(0)
     steps, episode = 0, 0
     start = time.process_time()
@@ -131,6 +132,11 @@ def floor_steps(players: int, encode: bool, seconds: float) -> tuple[int, float]
             env.step(masked_uniform(rng, obs["action_mask"]))
             steps += 1
     return steps, time.process_time() - start
+
+
+def floor_steps(players: int, encode: bool, seconds: float) -> tuple[int, float]:
+    """``pettingzoo_steps``'s loop over ``FloorTable``."""
+    return aec_steps(FloorTable(players, encode), seconds)
 
 
 def gymnasium_floor_steps(encode: bool, seconds: float) -> tuple[int, float]:
@@ -158,21 +164,7 @@ def pettingzoo_steps(players: int, seconds: float) -> tuple[int, float]:
     """AEC steps with masked uniform actions, observing the agent to act each step."""
     from draw_dominoes.envs import draw_v0
 
-    env = draw_v0.env(players=players)
-    rng = random.Random(0)
-    steps, episode = 0, 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        env.reset(seed=episode)
-        episode += 1
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(masked_uniform(rng, obs["action_mask"]))
-            steps += 1
-    return steps, time.process_time() - start
+    return aec_steps(draw_v0.env(players=players), seconds)
 
 
 def gymnasium_steps(opponents: list[str], seconds: float) -> tuple[int, float]:

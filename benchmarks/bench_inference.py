@@ -82,16 +82,15 @@ def choices(
             seat = game.current_player
             legal = game.legal_actions()
             action = seats[seat].choose(game.view(seat))
-            pips = sorted({a.tile.pips for a in legal if isinstance(a, Place)}, reverse=True)
             tiles = {a.tile for a in legal if isinstance(a, Place)}
-            if pips and not game.is_opening and any(isinstance(a, Draw) for a in legal):
+            if tiles and not game.is_opening and any(isinstance(a, Draw) for a in legal):
                 could += 1
                 drew += isinstance(action, Draw)
             if len(tiles) >= 2 and isinstance(action, Place) and not game.is_opening:
                 placements += 1
-                top = sum(1 for t in tiles if t.pips == pips[0])
-                heaviest += action.tile.pips == pips[0]
-                uniform += top / len(tiles)
+                most = max(t.pips for t in tiles)
+                heaviest += action.tile.pips == most
+                uniform += sum(1 for t in tiles if t.pips == most) / len(tiles)
                 seen.append(([t.pips for t in tiles], action.tile.pips))
             game.apply(action)
     return (

@@ -65,10 +65,11 @@ DEFAULT_HEAVY: Final = 1.0
 pip it is lighter than the heaviest one it could have made (players shed heavy tiles,
 R15–R17) ..."""
 HEAVIES: Final[dict[int, float]] = {2: DEFAULT_HEAVY, 3: 0.1, 4: DEFAULT_HEAVY}
-"""``heavy`` by default, by number of players. Fitted to three-player ``ismcts``'s own
-choices (``benchmarks/bench_inference.py``), which take the heaviest fitting tile little
-more often than chance, the model's likeliest fall is about 0.1 a pip, and 501 matches
-went better with it; two and four players keep 1 until measured."""
+"""``heavy`` by default, by number of players. Three-player ``ismcts`` takes the heaviest
+fitting tile little more often than chance, so the fall that fits its choices best is
+about 0.1 a pip (``benchmarks/bench_inference.py``). 501 matches went a little better
+with it, inside the intervals. Two players keep 1 until measured; four players were no
+better with 0.1."""
 _UNIFORM: Final = 0.05
 """... mixed with this much uniform choice, since nobody plays by pips alone."""
 _VOLUNTARY: Final = 0.005
