@@ -313,3 +313,23 @@ def test_bots_play_whole_matches_through_views() -> None:
         seat = match.current_player
         match.apply(players[seat].choose(match.view(seat)))  # type: ignore[arg-type]
     assert max(match.scores) >= 100
+
+
+def test_omniscient_seeing_hands_only_ignores_the_boneyard_order() -> None:
+    """``sees=hands`` searches the true hands with the boneyard shuffled: two rounds that
+    differ only in the boneyard's order get the same choice from the same seed."""
+    game = Round.new(2, seed=11, leader=0)
+    hands, boneyard = game.deal
+    reordered = Round.from_deal(hands, list(reversed(boneyard)), 0)
+    for round_ in (game, reordered):
+        for _ in range(3):  # placements only, so that the hands stay the same
+            round_.apply(next(a for a in round_.legal_actions() if isinstance(a, Place)))
+    assert game.hand_sizes == reordered.hand_sizes == (5, 6)
+    assert game.boneyard != reordered.boneyard
+    choices = [
+        bots.create("omniscient", 5, sees="hands", iterations=300).choose_with_round(r)  # type: ignore[attr-defined]
+        for r in (game, reordered)
+    ]
+    assert choices[0] == choices[1]
+    with pytest.raises(ValueError, match="sees must be 'all' or 'hands'"):
+        bots.create("omniscient", sees="boneyard")

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from conftest import DATA
-from draw_dominoes import ALL_TILES, DRAW, Place, Round, Tile, bots
+from draw_dominoes import ALL_TILES, DRAW, Place, Round, Tile, ViewSampler, bots
 from draw_dominoes.actions import parse_action
 from draw_dominoes.bots.endgame import Solver
 from draw_dominoes.bots.expert import (
+    DEFAULT_EXPLOIT,
     DEFAULT_HEAVY,
     DEFAULT_POOL,
     DEFAULT_SOLVE,
@@ -356,3 +357,59 @@ def test_match_rewards_weigh_a_round_by_what_it_does_to_the_match() -> None:
     assert sum(won(10, (20, 50))) == 0.0  # zero-sum, as the solver's minimax needs
     tie = Outcome(Termination.BLOCKED, None, 0, (10, 10))
     assert match_rewards(tie, (0, 0), 100) == [0.0, 0.0]  # R17: nobody scores
+
+
+def last_view(opponent: str, seed: int) -> PlayerView:
+    """Seat 0's view at its last choice of a round that ``greedy`` plays against ``opponent``."""
+    game = Round.new(2, seed=seed, leader=1)
+    seats = [bots.create("greedy"), bots.create(opponent, seed)]
+    view = None
+    while not game.is_over:
+        player = game.current_player
+        if player == 0 and len(game.legal_actions()) > 1:
+            view = game.view(0)
+        game.apply(seats[player].choose(game.view(player)))
+    assert view is not None
+    return view
+
+
+def random_odds(view: PlayerView) -> float:
+    sampler = ViewSampler(view)
+    rng = random.Random(0)
+    return Inference(view).random_odds([sampler.sample(rng) for _ in range(256)])[1]
+
+
+def test_a_seat_that_plays_at_random_is_told_from_one_that_plays_by_the_model() -> None:
+    """Its draws with a fitting tile and its light placements fit a random player better
+    than the model, so late in a round it is mostly taken for one; sensible bots are not."""
+    at_random = [random_odds(last_view("random", seed)) for seed in range(10)]
+    greedy = [random_odds(last_view("greedy", seed)) for seed in range(10)]
+    heuristic = [random_odds(last_view("heuristic", seed)) for seed in range(10)]
+    assert sum(odds > 0.5 for odds in at_random) >= 6
+    assert max(greedy) < 0.2
+    assert sum(odds > 0.5 for odds in heuristic) <= 1
+    assert all(0 <= odds <= 1 for odds in at_random + greedy + heuristic)
+
+
+def test_a_seat_taken_for_a_random_player_is_searched_as_one() -> None:
+    """``exploit`` is the odds above which it is: 1 never (the default), 0 always (every
+    seat then plays uniformly in the tree and the playouts, and its choices no longer
+    weight the deals)."""
+    view = last_view("random", 3)
+    assert random_odds(view) > 0.5
+    exploiting = ExpertBot(2, iterations=300, exploit=0.5)
+    exploiting.choose(view)
+    assert exploiting.last_random == frozenset({1})
+    assert DEFAULT_EXPLOIT == 1
+    never = ExpertBot(2, iterations=300)
+    values = never.action_values(view)
+    assert never.last_random == frozenset()
+    always = ExpertBot(2, iterations=300, exploit=0)
+    assert always.action_values(view) != values
+    assert always.last_random == frozenset({1})
+    quiet = last_view("greedy", 3)
+    exploiting.choose(quiet)
+    assert exploiting.last_random == frozenset()
+    for bad in (-0.1, 1.5, "high", True):
+        with pytest.raises(ValueError, match="exploit must be a probability"):
+            ExpertBot(0, exploit=bad)

@@ -12,15 +12,16 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..actions import Action, Draw, Place
-from ..round import Round, ViewSampler
+from ..round import Round, ViewSampler, hand_size_for
 from ..tiles import ALL_TILES, VALUE_MASKS
 from ..view import Outcome, PlayerView
 from . import _rng, register, turn_actions
 from .endgame import Solver
 from .ismcts import DEFAULT_EXPLORATION, search, search_options, settings_for
-from .search import match_rewards, rewards
+from .search import match_rewards, point_rewards, rewards
 
 __all__ = [
+    "DEFAULT_EXPLOIT",
     "DEFAULT_HEAVY",
     "DEFAULT_POOL",
     "DEFAULT_SOLVE",
@@ -45,7 +46,7 @@ plays as if every hand were known (strategy fusion) and every opponent perfectly
 three-player rounds measured better without it."""
 DEFAULT_INFERENCE: Final = 1.0
 """How strongly the opponents' choices weight the determinizations (0: not at all)."""
-REWARDS: Final = {"match": match_rewards, "round": rewards}
+REWARDS: Final = {"match": match_rewards, "round": rewards, "points": point_rewards}
 """How a finished round is scored: ``match``, by how much it moves the chance of winning
 a two-player match (the score and the target decide what a round is worth); ``round``,
 as ``ismcts`` does."""
@@ -70,15 +71,22 @@ fitting tile little more often than chance, so the fall that fits its choices be
 about 0.1 a pip (``benchmarks/bench_inference.py``). 501 matches went a little better
 with it, inside the intervals. Two players keep 1 until measured; four players were no
 better with 0.1."""
+DEFAULT_EXPLOIT: Final = 1.0
+"""An opponent whose chance of being a random player (``Inference.random_odds``) is above
+``exploit`` is searched and played out as one; 1 (the default) turns it off, since
+against random play it gained nothing measurable and two-player ``ismcts`` was taken for
+a random player at 8% of the expert's choices (0.5 tells them apart best)."""
 _UNIFORM: Final = 0.05
 """... mixed with this much uniform choice, since nobody plays by pips alone."""
 _VOLUNTARY: Final = 0.005
 """The odds that a player draws while it holds a tile that fits (R7 allows it)."""
 _SENSIBLE: Final = 0.95
 """The prior that an opponent plays by the model rather than at random."""
+_LOG_VOLUNTARY: Final = math.log(_VOLUNTARY)
 _RANDOM_ODDS: Final = 1 / 3
-"""A random player's odds for each choice it made, against the model's 1 for the
-choice it expects (about three legal actions a turn)."""
+"""In the weights, a random player's odds for each choice it made, against the model's
+1 for the choice it expects (about three legal actions a turn). Telling a random player
+apart (``random_odds``) reckons its odds from each sample's hand instead."""
 
 
 class Inference:
@@ -89,7 +97,9 @@ class Inference:
     tile probably held no heavier one that fitted. Only what can be checked in a
     determinization is used: for a placement after the seat's last draw, its hand then
     was its sampled hand plus what it placed since; for a draw, at most as many of the
-    tiles it has held since can fit as it has drawn since.
+    tiles it has held since can fit as it has drawn since. Each sign is also reckoned
+    for a random player, who picks each legal action alike, so that a seat whose play
+    fits that better can be told apart (``random_odds``).
     """
 
     __slots__ = ("draws", "heavy", "places", "strength")
@@ -101,16 +111,19 @@ class Inference:
         self.heavy = heavy
         """How fast a placement's odds fall a pip lighter than the heaviest that fitted."""
         n, me = view.players, view.player
-        # Per opponent: (fitting mask or None for the opening, chosen tile's pips, mask of
-        # tiles it placed from then on) for placements after its last draw, and
-        # (fitting mask, mask of tiles placed since, draws since) for its draws.
-        self.places: list[tuple[int, list[tuple[int | None, int, int]]]] = []
-        self.draws: list[tuple[int, list[tuple[int, int, int]]]] = []
+        # Per opponent: (mask of tiles fitting end 0 or None for the opening, the same
+        # for end 1, chosen tile's pips, mask of tiles it placed from then on, 1 if it
+        # could have drawn instead) for placements after its last draw, and (mask of
+        # tiles fitting end 0, end 1, mask of tiles placed since, draws since) for its
+        # draws after the opening.
+        self.places: list[tuple[int, list[tuple[int | None, int, int, int, int]]]] = []
+        self.draws: list[tuple[int, list[tuple[int, int, int, int]]]] = []
         history = view.history
         ends: tuple[int, ...] = ()
-        before: list[tuple[int, Action, tuple[int, ...]]] = []
+        drawable = len(ALL_TILES) - n * hand_size_for(n) - 2
+        before: list[tuple[int, Action, tuple[int, ...], int]] = []
         for seat, action in history:
-            before.append((seat, action, ends))
+            before.append((seat, action, ends, 1 if drawable > 0 else 0))
             if isinstance(action, Place):
                 if action.end is None:
                     ends = (action.tile.low, action.tile.high)
@@ -118,50 +131,96 @@ class Inference:
                     new = list(ends)
                     new[action.end] = action.tile.other(new[action.end])
                     ends = (new[0], new[1])
+            elif isinstance(action, Draw):
+                drawable -= 1
         for seat in range(n):
             if seat == me:
                 continue
             placed_since = 0
             drawn_since = 0
-            places: list[tuple[int | None, int, int]] = []
-            draws: list[tuple[int, int, int]] = []
-            for who, action, at in reversed(before):
+            places: list[tuple[int | None, int, int, int, int]] = []
+            draws: list[tuple[int, int, int, int]] = []
+            for who, action, at, could_draw in reversed(before):
                 if who != seat:
                     continue
-                fits = VALUE_MASKS[at[0]] | VALUE_MASKS[at[1]] if at else None
                 if isinstance(action, Place):
                     placed_since |= action.tile.bit
                     if drawn_since == 0:
-                        places.append((fits, action.tile.pips, placed_since))
+                        if at:
+                            fits0, fits1 = VALUE_MASKS[at[0]], VALUE_MASKS[at[1]]
+                            places.append(
+                                (fits0, fits1, action.tile.pips, placed_since, could_draw)
+                            )
+                        else:
+                            places.append((None, 0, action.tile.pips, placed_since, could_draw))
                 elif isinstance(action, Draw):
                     drawn_since += 1
-                    if fits is not None:
-                        draws.append((fits, placed_since, drawn_since))
+                    if at:
+                        draws.append(
+                            (VALUE_MASKS[at[0]], VALUE_MASKS[at[1]], placed_since, drawn_since)
+                        )
             self.places.append((seat, places))
             self.draws.append((seat, draws))
 
-    def weight(self, game: Round) -> float:
+    def weight(self, game: Round, random_seats: frozenset[int] = frozenset()) -> float:
         """The sample's likelihood, each opponent either sensible (the model above) or
-        playing at random, as likely as not: a seat that keeps doing what the model
-        calls unlikely is soon taken for a random player, whose choices say nothing."""
-        weight, heavy = 1.0, self.heavy
+        playing at random: a seat that keeps doing what the model calls unlikely is soon
+        taken for a random player, whose choices say nothing. The seats in
+        ``random_seats`` are taken for random players outright."""
+        weight = 1.0
+        for seat, sensible, _, events in self.likelihoods(game):
+            if seat not in random_seats:
+                weight *= _SENSIBLE * sensible + (1 - _SENSIBLE) * _RANDOM_ODDS**events
+        return weight
+
+    def likelihoods(self, game: Round) -> list[tuple[int, float, float, int]]:
+        """Per opponent: its seat, how likely its observed choices were with this sample's
+        hands if it plays by the model and if it plays at random, and how many choices
+        were counted."""
+        heavy, strength = self.heavy, self.strength
+        log, exp = math.log, math.exp
+        out = []
         for (seat, places), (_, draws) in zip(self.places, self.draws, strict=True):
             held = game.hand_mask(seat)
-            log_sensible = 0.0
-            for fits, pips, since in places:
+            log_sensible = log_random = 0.0
+            for fits0, fits1, pips, since, could_draw in places:
                 hand = held | since
-                options = hand if fits is None else hand & fits
+                if fits0 is None:
+                    options = hand
+                    choices = hand.bit_count()
+                else:
+                    options = hand & (fits0 | fits1)
+                    choices = (hand & fits0).bit_count() + (hand & fits1).bit_count()
+                log_random -= log(choices + could_draw)
                 heaviest = _heaviest(options)
                 if heaviest > pips:
-                    odds = (1 - _UNIFORM) * math.exp(-heavy * (heaviest - pips)) + _UNIFORM
-                    log_sensible += math.log(odds)
-            for fits, since, drawn in draws:
-                if ((held | since) & fits).bit_count() > drawn:
-                    log_sensible += math.log(_VOLUNTARY)
+                    odds = (1 - _UNIFORM) * exp(-heavy * (heaviest - pips)) + _UNIFORM
+                    log_sensible += log(odds)
+            for fits0, fits1, since, drawn in draws:
+                hand = held | since
+                if (hand & (fits0 | fits1)).bit_count() > drawn:
+                    # It held a tile that fitted: drawing was one of its choices, not the only one.
+                    log_sensible += _LOG_VOLUNTARY
+                    placements = (hand & fits0).bit_count() + (hand & fits1).bit_count()
+                    log_random -= log(1 + max(1, placements - drawn))
             events = len(places) + len(draws)
-            sensible = math.exp(self.strength * log_sensible)
-            weight *= _SENSIBLE * sensible + (1 - _SENSIBLE) * _RANDOM_ODDS**events
-        return weight
+            out.append((seat, exp(strength * log_sensible), exp(log_random), events))
+        return out
+
+    def random_odds(self, pool: list[Round]) -> dict[int, float]:
+        """Each opponent's posterior chance of being a random player, given its observed
+        choices, with ``pool`` (deals drawn from the view) standing for its possible hands."""
+        sensible: dict[int, float] = {}
+        at_random: dict[int, float] = {}
+        for game in pool:
+            for seat, s, r, _ in self.likelihoods(game):
+                sensible[seat] = sensible.get(seat, 0.0) + s
+                at_random[seat] = at_random.get(seat, 0.0) + r
+        odds = {}
+        for seat, total in sensible.items():
+            s, r = _SENSIBLE * total, (1 - _SENSIBLE) * at_random[seat]
+            odds[seat] = r / (s + r) if s + r > 0 else 0.0
+        return odds
 
 
 def _heaviest(mask: int) -> int:
@@ -206,7 +265,7 @@ class ExpertBot:
         clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
-        own = frozenset({"inference", "heavy", "solve", "reward", "pool"})
+        own = frozenset({"inference", "heavy", "solve", "reward", "pool", "exploit"})
         self.settings = search_options(self.name, options, own)
         self.exploration: float | None = (
             self.settings["exploration"] if "exploration" in options else None
@@ -227,6 +286,12 @@ class ExpertBot:
         if pool is not None and (type(pool) is not int or pool < 1):
             raise ValueError(f"pool must be a positive whole number, not {pool!r}")
         self.pool: int | None = pool
+        exploit = options.get("exploit", DEFAULT_EXPLOIT)
+        number = not isinstance(exploit, bool) and isinstance(exploit, int | float)
+        if not number or not 0 <= exploit <= 1:
+            raise ValueError(f"exploit must be a probability from 0 to 1, not {exploit!r}")
+        self.exploit = float(exploit)
+        self.last_random: frozenset[int] = frozenset()
         reward = options.get("reward", "match")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -287,12 +352,21 @@ class ExpertBot:
         heavy = settings.pop("heavy")
         sample = ViewSampler(view).sample
         determinize: Callable[[], Round]
+        random_seats: frozenset[int] = frozenset()
         if self.inference > 0 and not view.is_over:
             # A pool of determinizations drawn once and weighted by the opponent model;
             # each iteration searches a copy of one, picked in proportion to its weight.
-            weight = Inference(view, self.inference, heavy).weight
+            inference = Inference(view, self.inference, heavy)
             pool = [sample(rng) for _ in range(size)]
-            totals = list(itertools.accumulate(weight(game) for game in pool))
+            if self.exploit < 1:
+                # Seats likelier to play at random than by the model are taken for random
+                # players: their choices no longer weight the deals, and the search plays
+                # them as they play, which is the best reply to them.
+                odds = inference.random_odds(pool)
+                random_seats = frozenset(seat for seat, p in odds.items() if p > self.exploit)
+            totals = list(
+                itertools.accumulate(inference.weight(game, random_seats) for game in pool)
+            )
             top = totals[-1]
             uniform = rng.random
 
@@ -328,8 +402,10 @@ class ExpertBot:
             reward_of=reward_of,
             stats=stats,
             root_floor=root_floor,
+            uniform=random_seats,
             **settings,
         )
+        self.last_random = random_seats
         self.last_solved = 0 if solver is None else solver.solved
         return action
 

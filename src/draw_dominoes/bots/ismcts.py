@@ -21,7 +21,7 @@ from ..actions import Action
 from ..round import Round, ViewSampler
 from ..view import Outcome, PlayerView
 from . import _rng, check_options, register, turn_actions
-from .search import GREEDY_KEY, play_out, positive_float, positive_int, rewards
+from .search import GREEDY_KEY, play_out, play_out_mixed, positive_float, positive_int, rewards
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -80,6 +80,7 @@ def search(
     reward_of: Callable[[Outcome, tuple[int, ...], int], list[float]] = rewards,
     stats: dict[Action, tuple[int, float, float]] | None = None,
     root_floor: int = 0,
+    uniform: frozenset[int] = frozenset(),
 ) -> tuple[Action, int]:
     """The most visited root action after the search, and the number of iterations run.
 
@@ -95,6 +96,8 @@ def search(
     reward and the mean of one more number ``reward_of`` may append after the seats'
     rewards (0 if it does not); ``root_floor`` tries each root action at least that
     many times before UCB picks at the root, so that every action's mean means something.
+    ``uniform`` names seats taken for random players: in the tree and the playouts they
+    choose uniformly at random, whatever ``opponents`` says.
     """
     first = determinize()
     legal = first.legal_actions()
@@ -123,17 +126,18 @@ def search(
         while not game.is_over:
             actions = game.legal_actions()
             children = node.children
-            if modelled and game.current_player != me:
+            mover = game.current_player
+            if mover != me and (modelled or mover in uniform):
                 # An opponent moves as in the playouts; its move is an edge, not a choice.
                 if len(actions) == 1:
                     action = actions[0]
-                elif epsilon and rng.random() < epsilon:
+                elif mover in uniform or (epsilon and rng.random() < epsilon):
                     action = actions[int(rng.random() * len(actions))]
                 else:
                     action = max(actions, key=greedy_key)
                 child = children.get(action)
                 if child is None:
-                    child = children[action] = _Node(game.current_player)
+                    child = children[action] = _Node(mover)
                 node = child
                 game.apply(action)
                 continue
@@ -171,7 +175,12 @@ def search(
             path.append(node)
         exact = None if evaluate is None or game.is_over else evaluate(game)
         if exact is None:
-            outcome = game.outcome if game.is_over else play_out(game, rng, epsilon)
+            if game.is_over:
+                outcome = game.outcome
+            elif uniform:
+                outcome = play_out_mixed(game, rng, epsilon, uniform)
+            else:
+                outcome = play_out(game, rng, epsilon)
             assert outcome is not None
             reward = reward_of(outcome, scores, target)
         else:
@@ -295,11 +304,27 @@ class OmniscientBot(_SearchBot):
     """Sees every hand and the boneyard order: the same search on the true round (plain UCT).
 
     Only for measuring the ceiling; it cannot play from a view. The tournament runner
-    calls ``choose_with_round(round)``; nobody else is given the round.
+    calls ``choose_with_round(round)``; nobody else is given the round. Option ``sees``:
+    ``all`` (default) or ``hands``, which searches every hand as it is with the boneyard
+    shuffled in each iteration, to tell what the hands are worth from what the
+    boneyard's order is.
     """
 
     name = "omniscient"
     needs_round = True
+
+    def __init__(
+        self,
+        seed: int | random.Random = 0,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        **options: Any,
+    ) -> None:
+        sees = options.pop("sees", "all")
+        if sees not in ("all", "hands"):
+            raise ValueError(f"sees must be 'all' or 'hands', not {sees!r}")
+        self.sees = sees
+        super().__init__(seed, clock=clock, **options)
 
     def choose(self, view: PlayerView) -> Action:
         raise TypeError("the omniscient bot needs the whole round: call choose_with_round(round)")
@@ -312,7 +337,16 @@ class OmniscientBot(_SearchBot):
             self.last_iterations = 0
             return legal[0]
         settings = settings_for(self.settings, round_.players)
-        action, self.last_iterations = search(round_.clone, self.rng, clock=self.clock, **settings)
+        determinize = round_.clone
+        if self.sees == "hands":
+            rng = self.rng
+            boneyard = list(round_.boneyard)
+
+            def determinize() -> Round:
+                rng.shuffle(boneyard)
+                return round_.with_hidden({}, boneyard)
+
+        action, self.last_iterations = search(determinize, self.rng, clock=self.clock, **settings)
         return action
 
 

@@ -16,6 +16,8 @@ __all__ = [
     "match_odds",
     "match_rewards",
     "play_out",
+    "play_out_mixed",
+    "point_rewards",
     "positive_float",
     "positive_int",
     "rewards",
@@ -64,6 +66,29 @@ def play_out(game: Round, rng: random.Random, epsilon: float = 0.0) -> Outcome:
     return outcome
 
 
+def play_out_mixed(
+    game: Round, rng: random.Random, epsilon: float, uniform: frozenset[int]
+) -> Outcome:
+    """``play_out``, except that the seats in ``uniform`` choose uniformly at random:
+    opponents taken for random players are played out as they play."""
+    legal = game.legal_actions
+    apply = game.apply
+    key = GREEDY_KEY.__getitem__
+    uniform_draw = rng.random
+    actions = legal()
+    while actions:
+        if len(actions) == 1:
+            apply(actions[0])
+        elif game.current_player in uniform or (epsilon and uniform_draw() < epsilon):
+            apply(actions[int(uniform_draw() * len(actions))])
+        else:
+            apply(max(actions, key=key))
+        actions = legal()
+    outcome = game.outcome
+    assert outcome is not None
+    return outcome
+
+
 def rewards(outcome: Outcome, scores: tuple[int, ...], target: int) -> list[float]:
     """Each seat's reward in [-1, 1] for a finished round, seen from the match.
 
@@ -79,6 +104,20 @@ def rewards(outcome: Outcome, scores: tuple[int, ...], target: int) -> list[floa
     points = outcome.points
     value = 1.0 if scores[winner] + points >= target else 0.3 + 0.7 * min(points, 50) / 50
     out = [-value] * n
+    out[winner] = value
+    return out
+
+
+def point_rewards(outcome: Outcome, scores: tuple[int, ...], target: int) -> list[float]:
+    """Each seat's reward in [-1, 1] for a finished round, by its points alone: the
+    credited seat gets its points over 100 (at most 1), every other seat the negative
+    shared among them, whatever the match; what a single round is worth."""
+    n = len(scores)
+    winner = outcome.winner
+    if winner is None:
+        return [0.0] * n
+    value = min(outcome.points, 100) / 100
+    out = [-value / (n - 1)] * n
     out[winner] = value
     return out
 
