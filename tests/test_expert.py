@@ -31,7 +31,7 @@ from draw_dominoes.bots.ismcts import (
     ISMCTSBot,
     settings_for,
 )
-from draw_dominoes.bots.search import match_odds, match_rewards, rewards
+from draw_dominoes.bots.search import match_odds, match_rewards, point_rewards, rewards
 from draw_dominoes.view import Outcome, PlayerView, Termination
 
 POSITIONS: list[dict[str, Any]] = json.loads((DATA / "expert_positions.json").read_text())
@@ -413,3 +413,15 @@ def test_a_seat_taken_for_a_random_player_is_searched_as_one() -> None:
     for bad in (-0.1, 1.5, "high", True):
         with pytest.raises(ValueError, match="exploit must be a probability"):
             ExpertBot(0, exploit=bad)
+
+
+def test_point_rewards_count_the_round_alone() -> None:
+    """``reward=points``: a round is worth its points (over 100, at most 1) whatever the match."""
+    won = Outcome(Termination.DOMINO, 1, 40, (25, 0, 15))
+    assert point_rewards(won, (0, 0, 0), 61) == point_rewards(won, (50, 55, 0), 61)
+    assert point_rewards(won, (0, 0, 0), 61) == pytest.approx([-0.2, 0.4, -0.2])
+    big = Outcome(Termination.DOMINO, 0, 130, (0, 130))
+    assert point_rewards(big, (0, 0), 100) == [1.0, -1.0]
+    tie = Outcome(Termination.BLOCKED, None, 0, (5, 5))
+    assert point_rewards(tie, (0, 0), 100) == [0.0, 0.0]
+    assert isinstance(ExpertBot(0, reward="points"), ExpertBot)

@@ -49,7 +49,7 @@ DEFAULT_INFERENCE: Final = 1.0
 REWARDS: Final = {"match": match_rewards, "round": rewards, "points": point_rewards}
 """How a finished round is scored: ``match``, by how much it moves the chance of winning
 a two-player match (the score and the target decide what a round is worth); ``round``,
-as ``ismcts`` does."""
+as ``ismcts`` does; ``points``, by the round's points alone (``point_rewards``)."""
 EXPLORATION: Final = 0.4
 """The expert's UCB constant with the match-aware rewards (two players): lower than
 ``ismcts``'s 0.7, since those rewards are smaller for the same round (measured best of
@@ -248,11 +248,13 @@ class ExpertBot:
     same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
     turns the weighting off), ``heavy`` (the opponent model's fall in odds a pip;
     default ``HEAVIES`` by table size), ``solve`` (most tiles in all hands solved exactly; 0 turns
-    solving off; default ``SOLVES`` by table size), ``reward`` (``match`` or ``round``,
+    solving off; default ``SOLVES`` by table size), ``reward`` (``match``, ``round`` or ``points``,
     see ``REWARDS``), ``exploration``
     (default ``EXPLORATION`` with the match-aware rewards of two players, else
     ``ismcts``'s), ``pool`` (determinizations drawn a move, default ``POOLS`` by table
-    size), ``epsilon`` and ``opponents`` (as ``ismcts``).
+    size), ``exploit`` (the chance of being a random player above which an opponent is
+    searched as one; default ``DEFAULT_EXPLOIT``, off), ``epsilon`` and ``opponents``
+    (as ``ismcts``).
     ``clock`` (a keyword, not an option) tells the time.
     """
 
