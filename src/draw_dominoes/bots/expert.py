@@ -322,6 +322,7 @@ class ExpertBot:
     def choose(self, view: PlayerView) -> Action:
         legal = turn_actions(view)
         self.last_iterations = self.last_solved = 0
+        self.last_random = frozenset()
         if len(legal) == 1:
             return legal[0]
         return self._search(view)
@@ -335,6 +336,7 @@ class ExpertBot:
         (empty result), since there is nothing to weigh."""
         legal = turn_actions(view)
         self.last_iterations = self.last_solved = 0
+        self.last_random = frozenset()
         stats: dict[Action, tuple[int, float, float]] = {}
         if len(legal) > 1:
             self._search(view, stats, root_floor, points_for=view.player)
