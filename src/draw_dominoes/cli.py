@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "serve": ("draw_dominoes.web.cli", "run the web app"),
     "backup": ("draw_dominoes.web.backup", "copy the web app's database, safe while it runs"),
+    "migrate": ("draw_dominoes.web.migrate", "copy the web app's tables from SQLite to PostgreSQL"),
     "tournament": ("draw_dominoes.tournament.cli", "play bots against each other and rate them"),
     "diagram": ("draw_dominoes.render.cli", "draw a line of tiles as an SVG"),
     "demo": ("draw_dominoes.demo", "watch random players play a seeded match"),

@@ -1,19 +1,26 @@
-"""Back up the web app's database: a consistent copy, safe while the server is writing to it."""
+"""Back up the web app's database: a consistent copy, safe while the server is writing to it.
+
+Only an SQLite file is copied here. A PostgreSQL database is backed up with PostgreSQL's
+own ``pg_dump``: ``backup`` says so, with the command line, and exits with status 2 (it
+made no copy, and a cron job must not take that for success).
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import os
+import shlex
 import sqlite3
 import sys
 import tempfile
 from pathlib import Path
 
 from .cli import default_db
-from .store import StoreError
+from .stores import StoreError, kind, redact
+from .stores.sqlite import unusable
 
-__all__ = ["add_arguments", "backup", "run"]
+__all__ = ["add_arguments", "backup", "run", "use_pg_dump"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,13 +28,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--db",
         default=None,
         metavar="PATH",
-        help="the database to copy (default: the one `draw-dominoes serve` uses)",
+        help="the SQLite file to copy (default: the one `draw-dominoes serve` uses)",
     )
     parser.add_argument("out", metavar="OUT", help="the file to write the copy to")
     parser.add_argument("--force", action="store_true", help="replace OUT if it exists")
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        postgres = args.db is not None and kind(args.db) == "postgresql"
+    except StoreError as error:  # another database's URL
+        print(f"draw-dominoes: {error}", file=sys.stderr)
+        return 2
+    if postgres:
+        print(f"draw-dominoes: {use_pg_dump(args.db, args.out)}", file=sys.stderr)
+        return 2
     source = Path(args.db) if args.db else default_db()
     try:
         tables = backup(source, args.out, force=args.force)
@@ -37,6 +52,13 @@ def run(args: argparse.Namespace) -> int:
     noun = "table" if tables == 1 else "tables"
     print(f"draw-dominoes: wrote {args.out} ({tables} {noun}, from {source})", flush=True)
     return 0
+
+
+def use_pg_dump(url: str, out: str) -> str:
+    """What to do instead for a PostgreSQL database (without the URL's password, which
+    pg_dump takes from ~/.pgpass or PGPASSWORD)."""
+    command = shlex.join(["pg_dump", "--format=custom", f"--file={out}", redact(url)])
+    return f"backup copies SQLite files; back up PostgreSQL with pg_dump: {command}"
 
 
 def backup(source: str | Path, target: str | Path, *, force: bool = False) -> int:
@@ -99,17 +121,17 @@ def _check_target(source: Path, target: Path, *, force: bool) -> None:
 def _open_source(source: Path) -> sqlite3.Connection:
     """Read-only, by URI: a backup never creates the source, nor writes to it."""
     if not source.exists():  # SQLite would say only "unable to open database file"
-        raise StoreError(source, "no such file")
+        raise StoreError(str(source), "no such file")
     uri = source.resolve().as_uri() + "?mode=ro"
     try:
         db = sqlite3.connect(uri, uri=True, isolation_level=None)
     except sqlite3.DatabaseError as error:
-        raise StoreError.unusable(source, error) from error
+        raise unusable(source, error) from error
     try:  # the first read: a damaged file, or another program's database, fails here
         db.execute("SELECT count(*) FROM tables").fetchone()
     except sqlite3.DatabaseError as error:
         db.close()
-        raise StoreError.unusable(source, error) from error
+        raise unusable(source, error) from error
     return db
 
 
@@ -129,10 +151,10 @@ def _copy(db: sqlite3.Connection, source: Path, target: Path, temporary: Path) -
             (problem,) = copy.execute("PRAGMA integrity_check(1)").fetchone()
             if problem != "ok":  # "*** in database main ***" then the first fault found
                 fault = problem.splitlines()[-1]
-                raise StoreError(source, f"its copy fails the integrity check: {fault}")
+                raise StoreError(str(source), f"its copy fails the integrity check: {fault}")
             tables: int = copy.execute("SELECT count(*) FROM tables").fetchone()[0]
         except sqlite3.DatabaseError as error:
-            raise StoreError.unusable(source, error) from error
+            raise unusable(source, error) from error
     with open(temporary, "rb") as written:  # on disk before it takes the name of OUT
         os.fsync(written.fileno())
     return tables

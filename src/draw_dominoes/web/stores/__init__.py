@@ -1,0 +1,64 @@
+"""Where tables are kept: one interface (``Store``), an SQLite file or a PostgreSQL database.
+
+``open_store(where)`` picks the store from what ``--db`` says. The PostgreSQL store is
+imported only when it is asked for: SQLite needs nothing installed.
+"""
+
+from __future__ import annotations
+
+from .base import (
+    LobbyRow,
+    MatchRow,
+    SaveAction,
+    SaveMatch,
+    SaveSeat,
+    SaveTable,
+    SeatRow,
+    StaleWrite,
+    Store,
+    StoreError,
+    StoreUnavailable,
+    TableRow,
+    Write,
+    hash_token,
+)
+from .urls import POSTGRES_SCHEMES, kind, redact
+
+__all__ = [
+    "POSTGRES_SCHEMES",
+    "LobbyRow",
+    "MatchRow",
+    "SaveAction",
+    "SaveMatch",
+    "SaveSeat",
+    "SaveTable",
+    "SeatRow",
+    "StaleWrite",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "TableRow",
+    "Write",
+    "hash_token",
+    "kind",
+    "open_store",
+    "redact",
+]
+
+
+def open_store(where: str) -> Store:
+    """The store ``where`` names: a ``postgresql://`` (or ``postgres://``) URL, or the
+    path of an SQLite file (whose folder must exist). A URL of any other scheme is refused
+    with ``StoreError``, as is a database that cannot be used."""
+    if kind(where) == "postgresql":
+        try:
+            from .postgres import PostgresStore
+        except ModuleNotFoundError as error:
+            raise StoreError(
+                redact(where),
+                f"PostgreSQL needs psycopg: pip install 'draw-dominoes[web]' ({error})",
+            ) from error
+        return PostgresStore(where)
+    from .sqlite import SqliteStore
+
+    return SqliteStore(where)

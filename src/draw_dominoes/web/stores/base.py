@@ -1,0 +1,204 @@
+"""The one interface every table store implements (SQLite and PostgreSQL), and its rows."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = [
+    "LobbyRow",
+    "MatchRow",
+    "SaveAction",
+    "SaveMatch",
+    "SaveSeat",
+    "SaveTable",
+    "SeatRow",
+    "StaleWrite",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+    "TableRow",
+    "Write",
+    "hash_token",
+]
+
+
+class StoreError(Exception):
+    """A database that cannot be used at all (damaged, of another application, a wrong
+    URL): the user gets one clear line, not a traceback, and the server does not start."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        self.where = where
+        self.reason = reason
+        super().__init__(f"{where} is not a usable draw-dominoes database ({reason})")
+
+
+class StoreUnavailable(Exception):
+    """The database went away or timed out during a request: the request fails with a
+    clear error (``unavailable``), nothing is changed, and later requests try again."""
+
+
+class StaleWrite(Exception):
+    """A compare-and-set refused a write: another process has moved the table on (or
+    holds its lease). The writer's copy of the table is stale and must be dropped."""
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are kept only as hashes: a copy of the database gives away no seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    kind: str  # "open", "human" or "bot"
+    name: str
+    level: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A match as stored: its record when it was written, then the actions played since
+    (``(seq, action)`` in order; ``seq`` counts from the match's first action)."""
+
+    number: int
+    seed: int
+    record: str
+    actions: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as stored. ``state`` is the table's JSON (round's end, rematch votes, away
+    seats, deadlines...), ``None`` for a table written before it was kept; ``version``
+    counts the table's commits and is the compare-and-set's key."""
+
+    id: str
+    players: int
+    base_seed: int
+    created: float
+    seats: tuple[SeatRow, ...]
+    matches: tuple[MatchRow, ...]
+    public: bool = False
+    host: int = 0
+    hints: bool = False
+    state: str | None = None
+    version: int = 0
+    address: str | None = None
+    """The client address that created the table (per-address limits)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyRow:
+    """A listed table for the start page, read from the database by any process."""
+
+    id: str
+    players: int
+    created: float
+    seats: tuple[SeatRow, ...]
+    host: int
+
+
+# ---------------------------------------------------------------- writes of a commit
+
+
+@dataclass(frozen=True, slots=True)
+class SaveAction:
+    """One action of match ``number`` at position ``seq``: the one write per move."""
+
+    number: int
+    seq: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveSeat:
+    seat: SeatRow
+
+
+@dataclass(frozen=True, slots=True)
+class SaveMatch:
+    """A match's record: inserted when it is dealt, replaced when it is over."""
+
+    number: int
+    seed: int
+    record: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveTable:
+    """The table's own fields; ``listed`` says the start page shows it now (public, in
+    the lobby, an open seat, someone there); ``status`` is lobby, playing or over."""
+
+    public: bool
+    host: int
+    hints: bool
+    listed: bool
+    status: str
+    state: str
+    solo_address: str | None = None
+    """The one client address every person at the table came from (``None``: several):
+    such a table counts towards that address's limit of matches against bots."""
+
+
+Write = SaveAction | SaveSeat | SaveMatch | SaveTable
+
+
+class Store(Protocol):
+    """Where tables meet: every process reads and writes tables here.
+
+    Every method may raise ``StoreUnavailable`` when the database is gone; then nothing
+    was written. ``commit`` is atomic.
+    """
+
+    where: str
+    """The file path or the URL without its password (for messages and logs)."""
+
+    def close(self) -> None: ...
+
+    def create_table(self, row: TableRow) -> None:
+        """A new table with its seats (version 0, no lease); refused if the id exists."""
+
+    def commit(
+        self, table_id: str, version: int, writes: Sequence[Write], owner: str | None = None
+    ) -> None:
+        """All of ``writes`` in one transaction, and the table's version from ``version``
+        to ``version + 1``. Refused with ``StaleWrite`` (and nothing written) if the
+        stored version is not ``version``, an action's ``(table, match, seq)`` exists
+        already, or ``owner`` is given and does not hold the table's lease."""
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        """One table with its seats, matches and actions; ``None`` if there is none."""
+
+    def has_table(self, table_id: str) -> bool: ...
+
+    def count_tables(self) -> int: ...
+
+    def lobby(self, limit: int = 50) -> list[LobbyRow]:
+        """The listed tables, newest first."""
+
+    def solo_running(self, address: str) -> int:
+        """How many tables are ``playing`` whose ``solo_address`` is ``address``."""
+
+    def save_review(self, table_id: str, number: int, review: str, created: float) -> None:
+        """The finished review of match ``number`` (JSON text); written once."""
+
+    def load_review(self, table_id: str, number: int) -> str | None: ...
+
+    # ------------------------------------------------------------ leases
+
+    def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        """Hold the table for ``seconds`` if nobody else holds it (or their lease has
+        expired, by the database's clock); True if ``owner`` holds it now."""
+
+    def renew_leases(self, owner: str, seconds: float) -> set[str]:
+        """Extend every lease ``owner`` holds; the ids of the tables it still holds."""
+
+    def drop_lease(self, table_id: str, owner: str) -> None:
+        """Let the table go (a stale copy, an idle table, a clean stop)."""
+
+    def lease_owner(self, table_id: str) -> str | None:
+        """Who holds the table's lease now (``None``: nobody, or it has expired)."""

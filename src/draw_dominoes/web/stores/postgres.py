@@ -1,0 +1,518 @@
+"""The table store in PostgreSQL: one database that several server processes share.
+
+Nothing here may hang a caller: connecting gives up after ``connect_timeout`` (3 s), a
+statement after ``statement_timeout`` (5 s, enforced by the server), and TCP keepalives
+and ``tcp_user_timeout`` notice a server that vanished without closing the connection.
+
+When the server goes away, a call fails with ``StoreUnavailable`` and its transaction is
+rolled back (nothing half-written); the connection is dropped, and the next call connects
+anew. A connection found dead when a call begins (an idle connection the server closed:
+a restart, an administrator) is replaced at once and the call goes on, since nothing of it
+had reached the database. Leases are timed by the database's clock (``clock_timestamp()``),
+the one clock all processes share.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict
+
+from .base import (
+    LobbyRow,
+    SaveAction,
+    SaveMatch,
+    SaveSeat,
+    SaveTable,
+    SeatRow,
+    StaleWrite,
+    StoreError,
+    StoreUnavailable,
+    TableRow,
+    Write,
+)
+from .rows import lobby_rows, match_rows, stale
+from .urls import redact
+
+__all__ = ["MIGRATIONS", "Connection", "PostgresStore", "connect", "one_line"]
+
+Connection = psycopg.Connection[tuple[Any, ...]]
+T = TypeVar("T")
+
+MARKER = "draw-dominoes schema versions"
+"""The comment on ``schema_versions`` that tells this application's database from
+another one's (which may well have a table of that name)."""
+
+_MIGRATION_LOCK = 0x64726177  # an advisory lock: one process migrates, the others wait
+
+_SCHEMA_VERSIONS = (
+    "CREATE TABLE schema_versions ("
+    " version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())",
+    f"COMMENT ON TABLE schema_versions IS '{MARKER}'",
+)
+
+_VERSION_1 = (
+    """CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    players INTEGER NOT NULL,
+    base_seed BIGINT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    public BOOLEAN NOT NULL DEFAULT false,
+    host INTEGER NOT NULL DEFAULT 0,
+    hints BOOLEAN NOT NULL DEFAULT false
+)""",
+    """CREATE TABLE seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    level TEXT,
+    token_hash TEXT,
+    PRIMARY KEY (table_id, seat)
+)""",
+    """CREATE TABLE matches (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seed BIGINT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+)""",
+    """CREATE TABLE actions (
+    table_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, number, seq),
+    FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
+)""",
+    """CREATE TABLE reviews (
+    table_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    review TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, number),
+    FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
+)""",
+)
+
+_VERSION_2 = (
+    """ALTER TABLE tables
+    ADD COLUMN state TEXT,
+    ADD COLUMN version INTEGER NOT NULL DEFAULT 0,
+    ADD COLUMN listed BOOLEAN NOT NULL DEFAULT false,
+    ADD COLUMN status TEXT NOT NULL DEFAULT 'lobby',
+    ADD COLUMN address TEXT,
+    ADD COLUMN solo_address TEXT,
+    ADD COLUMN lease_owner TEXT,
+    ADD COLUMN lease_until TIMESTAMPTZ""",
+    "CREATE INDEX tables_lobby ON tables (listed, created)",
+    "CREATE INDEX tables_solo ON tables (solo_address, status)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_VERSION_1, _VERSION_2)
+"""Migration ``n`` (from 1) is ``MIGRATIONS[n - 1]``; each runs in one transaction."""
+
+_LEASE_HELD = "lease_owner = %s AND lease_until > clock_timestamp()"
+
+
+def one_line(error: BaseException) -> str:
+    """libpq's messages run over several lines ("... failed: Connection refused\\n\\tIs
+    the server running ..."); the user gets one."""
+    return " ".join(line.strip() for line in str(error).splitlines() if line.strip())
+
+
+def connect(
+    url: str, *, connect_timeout: int = 3, statement_timeout: float | None = 5.0
+) -> Connection:
+    """An autocommit connection (transactions are explicit) that cannot hang its caller.
+
+    ``statement_timeout`` ``None`` lets statements run as long as they need (a copy of a
+    whole database). Raises ``psycopg.Error`` if the server cannot be reached.
+    """
+    given = conninfo_to_dict(url)
+    options = [str(given.get("options") or "")]
+    if statement_timeout is not None:
+        ms = max(1, round(statement_timeout * 1000))
+        options += [
+            f"-c statement_timeout={ms}",
+            # A process that stops in the middle of a transaction must not hold its
+            # tables' rows locked for ever.
+            f"-c idle_in_transaction_session_timeout={4 * ms}",
+        ]
+    return psycopg.connect(
+        url,
+        autocommit=True,
+        connect_timeout=connect_timeout,
+        options=" ".join(o for o in options if o),
+        application_name=str(given.get("application_name") or "draw-dominoes"),
+        keepalives=1,
+        keepalives_idle=4,
+        keepalives_interval=1,
+        keepalives_count=3,
+        tcp_user_timeout=7000,
+    )
+
+
+class PostgresStore:
+    """One connection (used by one thread at a time), replaced when it breaks."""
+
+    def __init__(
+        self, url: str, *, connect_timeout: int = 3, statement_timeout: float = 5.0
+    ) -> None:
+        self.where = redact(url)
+        self._url = url
+        self._connect_timeout = connect_timeout
+        self._statement_timeout = statement_timeout
+        self._lock = threading.Lock()
+        self._closed = False
+        try:
+            self._conn: Connection | None = self._connect()
+        except psycopg.Error as error:
+            raise StoreError(self.where, f"cannot connect: {one_line(error)}") from error
+        try:
+            while self._migrate_once(self._conn):
+                pass
+        except psycopg.Error as error:
+            self.close()
+            raise StoreError(self.where, one_line(error)) from error
+        except StoreError:
+            self.close()
+            raise
+
+    def _connect(self) -> Connection:
+        return connect(
+            self._url,
+            connect_timeout=self._connect_timeout,
+            statement_timeout=self._statement_timeout,
+        )
+
+    # ------------------------------------------------------------ migrations
+
+    def _migrate_once(self, conn: Connection) -> bool:
+        """Apply the next migration, in its own transaction; False once there is none.
+
+        Under an advisory lock, so that of several processes starting on an empty
+        database one creates the tables and the others then find them.
+        """
+        with conn.transaction():
+            # Building an index of a large database may take longer than a request may.
+            conn.execute("SET LOCAL statement_timeout = '5min'")
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            version = self._version(conn)
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    self.where,
+                    f"it has schema version {version}, this draw-dominoes knows up to"
+                    f" {len(MIGRATIONS)}: upgrade draw-dominoes",
+                )
+            if version == len(MIGRATIONS):
+                return False
+            for statement in (_SCHEMA_VERSIONS if version == 0 else ()) + MIGRATIONS[version]:
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_versions (version) VALUES (%s)", (version + 1,))
+        return True
+
+    def _version(self, conn: Connection) -> int:
+        """The database's schema version (0: empty); refused if it holds another
+        application's tables."""
+        found = conn.execute(
+            "SELECT c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c"
+            " JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"
+        ).fetchall()
+        comments: dict[str, str | None] = dict(found)
+        if comments.get("schema_versions") == MARKER:
+            row = conn.execute("SELECT max(version) FROM schema_versions").fetchone()
+            return int(row[0] or 0) if row is not None else 0
+        if comments:
+            shown = ", ".join(sorted(comments)[:5])
+            raise StoreError(
+                self.where,
+                f"it holds tables of another application ({shown}); give an empty database",
+            )
+        return 0
+
+    def schema_version(self) -> int:
+        """The schema version the database is at (for tests and checks)."""
+        row = self._run(lambda c: c.execute("SELECT max(version) FROM schema_versions").fetchone())
+        return int(row[0]) if row is not None else 0
+
+    # ------------------------------------------------------------ transactions
+
+    def _run(self, work: Callable[[Connection], T]) -> T:
+        """``work`` in one transaction: committed if it returns, else rolled back.
+
+        Errors of the database become the store's: a unique key's ``StaleWrite``, a
+        lost connection's or a timeout's ``StoreUnavailable``; another broken constraint
+        is the caller's mistake (``ValueError``).
+        """
+        with self._lock:
+            for _ in range(2):
+                conn, fresh = self._connection()
+                began = False
+                try:
+                    with conn.transaction():
+                        began = True
+                        return work(conn)
+                except errors.UniqueViolation as error:
+                    raise StaleWrite(f"{self.where}: {one_line(error)}") from error
+                except errors.IntegrityError as error:
+                    raise ValueError(
+                        f"{self.where}: inconsistent writes: {one_line(error)}"
+                    ) from error
+                except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+                    if not conn.closed:  # a timeout: the connection itself is sound
+                        raise StoreUnavailable(f"{self.where}: {one_line(error)}") from error
+                    self._conn = None
+                    if began or fresh:
+                        raise StoreUnavailable(f"{self.where}: {one_line(error)}") from error
+                    # Dead before the call began: nothing of it was sent; go on anew.
+            raise AssertionError("unreachable")  # pragma: no cover
+
+    def _connection(self) -> tuple[Connection, bool]:
+        """The connection, and whether it was made just now (a server that cannot be
+        reached is ``StoreUnavailable``)."""
+        if self._closed:
+            raise RuntimeError(f"{self.where}: the store is closed")
+        if self._conn is not None and not self._conn.closed:
+            return self._conn, False
+        try:
+            self._conn = self._connect()
+        except psycopg.Error as error:
+            raise StoreUnavailable(f"{self.where}: cannot connect: {one_line(error)}") from error
+        return self._conn, True
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # ------------------------------------------------------------ tables
+
+    def create_table(self, row: TableRow) -> None:
+        def work(conn: Connection) -> None:
+            conn.execute(
+                "INSERT INTO tables (id, players, base_seed, created, public, host, hints,"
+                " state, version, address) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, %s)",
+                (
+                    row.id,
+                    row.players,
+                    row.base_seed,
+                    row.created,
+                    row.public,
+                    row.host,
+                    row.hints,
+                    row.state,
+                    row.address,
+                ),
+            )
+            with conn.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
+                    " VALUES (%s, %s, %s, %s, %s, %s)",
+                    [(row.id, s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
+                )
+
+        self._run(work)
+
+    def commit(
+        self, table_id: str, version: int, writes: Sequence[Write], owner: str | None = None
+    ) -> None:
+        def work(conn: Connection) -> None:
+            cas = "UPDATE tables SET version = version + 1 WHERE id = %s AND version = %s"
+            if owner is None:
+                moved = conn.execute(cas, (table_id, version))
+            else:
+                moved = conn.execute(f"{cas} AND {_LEASE_HELD}", (table_id, version, owner))
+            if moved.rowcount != 1:
+                raise StaleWrite(stale(table_id, version, owner))
+            for write in writes:
+                conn.execute(*_statement(table_id, write))
+
+        self._run(work)
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        def work(conn: Connection) -> TableRow | None:
+            # One snapshot for the four reads, however many commits happen meanwhile.
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            found = conn.execute(
+                "SELECT players, base_seed, created, public, host, hints, state, version,"
+                " address FROM tables WHERE id = %s",
+                (table_id,),
+            ).fetchone()
+            if found is None:
+                return None
+            seats = conn.execute(
+                "SELECT seat, kind, name, level, token_hash FROM seats"
+                " WHERE table_id = %s ORDER BY seat",
+                (table_id,),
+            ).fetchall()
+            matches = conn.execute(
+                "SELECT number, seed, record FROM matches WHERE table_id = %s ORDER BY number",
+                (table_id,),
+            ).fetchall()
+            actions = conn.execute(
+                "SELECT number, seq, action FROM actions WHERE table_id = %s ORDER BY number, seq",
+                (table_id,),
+            ).fetchall()
+            players, base_seed, created, public, host, hints, state, version, address = found
+            return TableRow(
+                table_id,
+                players,
+                base_seed,
+                created,
+                tuple(SeatRow(*seat) for seat in seats),
+                match_rows(matches, actions),
+                public=public,
+                host=host,
+                hints=hints,
+                state=state,
+                version=version,
+                address=address,
+            )
+
+        return self._run(work)
+
+    def has_table(self, table_id: str) -> bool:
+        row = self._run(
+            lambda c: c.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,)).fetchone()
+        )
+        return row is not None
+
+    def count_tables(self) -> int:
+        row = self._run(lambda c: c.execute("SELECT count(*) FROM tables").fetchone())
+        return int(row[0]) if row is not None else 0
+
+    def lobby(self, limit: int = 50) -> list[LobbyRow]:
+        def work(conn: Connection) -> list[LobbyRow]:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            tables = conn.execute(
+                "SELECT id, players, created, host FROM tables WHERE listed"
+                " ORDER BY created DESC, id DESC LIMIT %s",
+                (limit,),
+            ).fetchall()
+            seats = conn.execute(
+                "SELECT table_id, seat, kind, name, level, token_hash FROM seats"
+                " WHERE table_id = ANY(%s) ORDER BY table_id, seat",
+                ([row[0] for row in tables],),
+            ).fetchall()
+            return lobby_rows(tables, seats)
+
+        return self._run(work)
+
+    def solo_running(self, address: str) -> int:
+        row = self._run(
+            lambda c: c.execute(
+                "SELECT count(*) FROM tables WHERE solo_address = %s AND status = 'playing'",
+                (address,),
+            ).fetchone()
+        )
+        return int(row[0]) if row is not None else 0
+
+    # ------------------------------------------------------------ reviews
+
+    def save_review(self, table_id: str, number: int, review: str, created: float) -> None:
+        self._run(
+            lambda c: c.execute(
+                "INSERT INTO reviews (table_id, number, review, created)"
+                " VALUES (%s, %s, %s, %s) ON CONFLICT (table_id, number) DO NOTHING",
+                (table_id, number, review, created),
+            )
+        )
+
+    def load_review(self, table_id: str, number: int) -> str | None:
+        row = self._run(
+            lambda c: c.execute(
+                "SELECT review FROM reviews WHERE table_id = %s AND number = %s",
+                (table_id, number),
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    # ------------------------------------------------------------ leases
+
+    def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
+        taken = self._run(
+            lambda c: (
+                c.execute(
+                    "UPDATE tables SET lease_owner = %s,"
+                    " lease_until = clock_timestamp() + make_interval(secs => %s)"
+                    " WHERE id = %s AND (lease_owner IS NULL OR lease_owner = %s"
+                    " OR lease_until <= clock_timestamp())",
+                    (owner, seconds, table_id, owner),
+                ).rowcount
+            )
+        )
+        return taken == 1
+
+    def renew_leases(self, owner: str, seconds: float) -> set[str]:
+        rows = self._run(
+            lambda c: c.execute(
+                "UPDATE tables SET lease_until = clock_timestamp() + make_interval(secs => %s)"
+                f" WHERE {_LEASE_HELD} RETURNING id",
+                (seconds, owner),
+            ).fetchall()
+        )
+        return {str(row[0]) for row in rows}
+
+    def drop_lease(self, table_id: str, owner: str) -> None:
+        self._run(
+            lambda c: c.execute(
+                "UPDATE tables SET lease_owner = NULL, lease_until = NULL"
+                " WHERE id = %s AND lease_owner = %s",
+                (table_id, owner),
+            )
+        )
+
+    def lease_owner(self, table_id: str) -> str | None:
+        row = self._run(
+            lambda c: c.execute(
+                "SELECT lease_owner FROM tables WHERE id = %s AND lease_until > clock_timestamp()",
+                (table_id,),
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+
+def _statement(table_id: str, write: Write) -> tuple[str, tuple[Any, ...]]:
+    """The SQL of one write of a commit."""
+    match write:
+        case SaveAction(number, seq, action):
+            return (
+                "INSERT INTO actions (table_id, number, seq, action) VALUES (%s, %s, %s, %s)",
+                (table_id, number, seq, action),
+            )
+        case SaveSeat(seat):
+            return (
+                "UPDATE seats SET kind = %s, name = %s, level = %s, token_hash = %s"
+                " WHERE table_id = %s AND seat = %s",
+                (seat.kind, seat.name, seat.level, seat.token_hash, table_id, seat.seat),
+            )
+        case SaveMatch(number, seed, record):
+            return (
+                "INSERT INTO matches (table_id, number, seed, record) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (table_id, number) DO UPDATE SET record = excluded.record",
+                (table_id, number, seed, record),
+            )
+        case SaveTable():
+            return (
+                "UPDATE tables SET public = %s, host = %s, hints = %s, listed = %s,"
+                " status = %s, state = %s, solo_address = %s WHERE id = %s",
+                (
+                    write.public,
+                    write.host,
+                    write.hints,
+                    write.listed,
+                    write.status,
+                    write.state,
+                    write.solo_address,
+                    table_id,
+                ),
+            )
+    raise TypeError(f"not a write: {write!r}")

@@ -1,0 +1,44 @@
+"""Rows of the store built from query results, the same way for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .base import LobbyRow, MatchRow, SeatRow
+
+__all__ = ["lobby_rows", "match_rows", "stale"]
+
+
+def match_rows(
+    matches: Sequence[tuple[int, int, str]], actions: Sequence[tuple[int, int, str]]
+) -> tuple[MatchRow, ...]:
+    """Each match's record with the actions stored for it, in order (``actions`` is
+    ordered by match and position)."""
+    played: dict[int, list[tuple[int, str]]] = {}
+    for number, seq, action in actions:
+        played.setdefault(number, []).append((seq, action))
+    return tuple(
+        MatchRow(number, seed, record, tuple(played.get(number, ())))
+        for number, seed, record in matches
+    )
+
+
+def lobby_rows(
+    tables: Sequence[tuple[str, int, float, int]],
+    seats: Sequence[tuple[str, int, str, str, str | None, str | None]],
+) -> list[LobbyRow]:
+    """Lobby rows of the listed ``tables`` (id, players, created, host; in order), with
+    their ``seats`` (table id first, ordered by seat)."""
+    by_table: dict[str, list[SeatRow]] = {}
+    for table_id, seat, kind, name, level, token_hash in seats:
+        by_table.setdefault(table_id, []).append(SeatRow(seat, kind, name, level, token_hash))
+    return [
+        LobbyRow(table_id, players, created, tuple(by_table.get(table_id, ())), host)
+        for table_id, players, created, host in tables
+    ]
+
+
+def stale(table_id: str, version: int, owner: str | None) -> str:
+    """Why a compare-and-set refused a commit."""
+    lease = "" if owner is None else f", or {owner} does not hold its lease"
+    return f"table {table_id} is not at version {version}{lease}"
