@@ -1,6 +1,6 @@
 """Memory and start-up of the web server with many stored tables.
 
-Fills a database through the server's own ``Store`` (each table a two-player match against
+Fills a database through the server's own store (each table a two-player match against
 a bot with a few actions played), then starts ``draw-dominoes serve`` on it and reports:
 the start-up time (until ``/healthz`` answers) and the server's resident memory (RSS) after
 it has loaded ``--active`` of the tables (each asked for once, as a visitor would).
@@ -22,7 +22,8 @@ import urllib.request
 from pathlib import Path
 
 from draw_dominoes import Match, record
-from draw_dominoes.web.store import SeatRow, Store
+from draw_dominoes.web.stores.base import SaveAction, SaveMatch, SeatRow, TableRow
+from draw_dominoes.web.stores.sqlite import SqliteStore
 
 
 def free_port() -> int:
@@ -34,20 +35,21 @@ def free_port() -> int:
 
 def fill(db: Path, tables: int, seed: int) -> list[str]:
     """``tables`` stored tables, each with a dealt match and up to 12 actions played."""
-    store = Store(db)
+    store = SqliteStore(db)
     rng = random.Random(seed)
     ids = []
     for number in range(tables):
         table_id = f"bench{number:07d}"
         seats = [SeatRow(0, "human", f"P{number}", None, None)]
         seats.append(SeatRow(1, "bot", "Bot 2 (random)", "random", None))
-        store.create_table(table_id, 2, number, time.time(), seats)
+        store.create_table(TableRow(table_id, 2, number, time.time(), tuple(seats), ()))
         match = Match.new(2, seed=number)
-        store.save_match(table_id, 0, number, record.dumps(match))
+        writes: list[SaveAction | SaveMatch] = [SaveMatch(0, number, record.dumps(match))]
         for seq in range(rng.randint(0, 12)):
             action = rng.choice(match.legal_actions())
-            store.append_action(table_id, 0, seq, str(action))
+            writes.append(SaveAction(0, seq, str(action)))
             match.apply(action)
+        store.commit(table_id, 0, writes)
         ids.append(table_id)
     store.close()
     return ids

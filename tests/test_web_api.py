@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from draw_dominoes import Match, record
-from draw_dominoes.web.app import RateLimiter
+from draw_dominoes.web.limits import RateLimiter
 from test_web_support import Client, Server, assert_no_leak, play_until
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from draw_dominoes.web.backup import backup
-from draw_dominoes.web.store import SeatRow, Store, StoreError
+from draw_dominoes.web.stores.base import SeatRow, StoreError, TableRow
+from draw_dominoes.web.stores.sqlite import SqliteStore as Store
 from test_web_support import Server, free_port
 
 TIMEOUT = 60  # seconds any one command may take; a hang fails the test instead of blocking it
@@ -33,7 +34,7 @@ def damaged_pages(path: Path) -> None:
     store = Store(path)
     for n in range(20):
         seats = [SeatRow(0, "human", "Ann", None, "0" * 64), SeatRow(1, "bot", "B", "random", None)]
-        store.create_table(f"t{n}", 2, n, float(n), seats)
+        store.create_table(TableRow(f"t{n}", 2, n, float(n), tuple(seats), ()))
     store.close()
     data = path.read_bytes()
     path.write_bytes(data[:4096] + b"\xab" * (len(data) - 4096))
@@ -179,7 +180,7 @@ def test_backup_from_python(tmp_path: Path) -> None:
     db, out = tmp_path / "tables.sqlite3", tmp_path / "copy.sqlite3"
     store = Store(db)
     seats = [SeatRow(0, "human", "Ann", None, None), SeatRow(1, "bot", "B", "random", None)]
-    store.create_table("t1", 2, 1, 1.0, seats)
+    store.create_table(TableRow("t1", 2, 1, 1.0, tuple(seats), ()))
     store.close()
     assert backup(db, out) == 1
     with pytest.raises(FileExistsError, match="--force"):

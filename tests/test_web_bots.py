@@ -89,14 +89,22 @@ def test_one_client_may_run_only_a_few_matches_against_bots_alone(
     third, refused = start(server, 4, search)
     assert (ok1, ok2, refused) == ("ok", "ok", "too_many_bot_tables")
     assert third.state["table"]["status"] == "lobby"  # nothing was started
-    # A table that waits for a friend is not a bot-only table.
+    # A table with a friend from another address is not one person's table against bots.
     table = server.create_table(2, "Ann", {})
-    server.join(table["table_id"], "Bea")
+    server.join(table["table_id"], "Bea", address="127.0.0.2")
     host = Client(server, table["table_id"], table["token"])
     host.recv()
     assert host.reply_to(host.send({"type": "start"}))["type"] == "ok"
     # Every bot-only table counts, whatever its bots.
     greedy, refused_again = start(server, 2, {"1": "greedy"})
     assert refused_again == "too_many_bot_tables"
-    for client in (first, second, third, greedy, host):
+    # A person who fills a four-player table's open seat from the same address does not
+    # get round the limit: every table whose people all come from one address counts.
+    bots_and_me = server.create_table(4, "Ann", {"1": "greedy", "2": "greedy"})
+    server.join(bots_and_me["table_id"], "Ann again")
+    sneaky = Client(server, bots_and_me["table_id"], bots_and_me["token"])
+    sneaky.recv()
+    reply = sneaky.reply_to(sneaky.send({"type": "start"}))
+    assert reply["type"] == "error" and reply["code"] == "too_many_bot_tables"
+    for client in (first, second, third, greedy, host, sneaky):
         client.close()

@@ -206,8 +206,8 @@ def test_three_hundred_spectators_cost_a_seated_player_a_handful_of_states(
     assert len(states) <= 3, len(states)
     presences = [m for m in ann.received[before:] if m["type"] == "presence"]
     assert len(presences) < 100  # coalesced, not one per newcomer
-    assert server.hub is not None
-    encoded = server.hub.tables[table["table_id"]].encoded
+    assert server.runtime is not None
+    encoded = server.runtime.tables[table["table_id"]].encoded
     assert len([key for key in encoded if key[0] is None]) == 1  # one shared spectator state
     for watcher in crowd:
         watcher.close()
@@ -244,8 +244,8 @@ def test_idle_tables_leave_memory_and_come_back_as_they_were(make_server: Any) -
     ann.drain()
     before = ann.state
     ann.close()
-    assert server.hub is not None
-    eventually(lambda: table["table_id"] not in server.hub.tables, "the table leaves memory")
+    assert server.runtime is not None
+    eventually(lambda: table["table_id"] not in server.runtime.tables, "the table leaves memory")
     back = Client(server, table["table_id"], table["token"])
     state = back.recv()
     assert state["seq"] == before["seq"] and state["view"] == before["view"]
@@ -258,9 +258,9 @@ def test_start_up_loads_no_table_until_asked_for(tmp_path: Path) -> None:
     first.stop()
     second = InProcessServer(tmp_path / "lazy.sqlite3").start()
     try:
-        assert second.hub is not None and not second.hub.tables
+        assert second.runtime is not None and not second.runtime.tables
         assert second.get(f"/api/tables/{ids[2]}").status_code == 200
-        assert set(second.hub.tables) == {ids[2]}
+        assert set(second.runtime.tables) == {ids[2]}
     finally:
         second.stop()
 
@@ -292,7 +292,7 @@ def test_creating_tables_is_rate_limited_per_address(make_server: Any) -> None:
         server.create_table(2, "Ann", {})
     refused = server.post("/api/tables", {"players": 2, "name": "Ann"})
     assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
-    assert server.hub is not None and len(server.hub.tables) == 3
+    assert server.runtime is not None and len(server.runtime.tables) == 3
 
 
 def test_guessing_table_ids_is_rate_limited(make_server: Any) -> None:
@@ -366,8 +366,8 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 
 
 def table_snapshot(server: InProcessServer, table_id: str) -> Any:
-    assert server.hub is not None
-    table = server.hub.tables[table_id]
+    assert server.runtime is not None
+    table = server.runtime.tables[table_id].state
     return ([(s.kind, s.name, s.level) for s in table.seats], table.status, table.seq)
 
 
@@ -494,8 +494,8 @@ def test_cross_site_requests_are_refused(make_server: Any) -> None:
     for origin in (own, "https://friend.example"):
         allowed = httpx.post(url, content=body, headers={**json_type, "Origin": origin}, timeout=10)
         assert allowed.status_code == 201, origin
-    assert server.hub is not None and len(server.hub.tables) == 2
-    table_id = next(iter(server.hub.tables))
+    assert server.runtime is not None and len(server.runtime.tables) == 2
+    table_id = next(iter(server.runtime.tables))
     with pytest.raises(InvalidStatus) as refused:
         connect(f"{server.ws_url}/ws/{table_id}", origin="https://evil.example")  # type: ignore[call-overload]
     assert refused.value.response.status_code == 403

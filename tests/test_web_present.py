@@ -3,6 +3,7 @@ once for every connection alike."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -11,18 +12,19 @@ from hypothesis import strategies as st
 
 from draw_dominoes import Match
 from draw_dominoes.web import present
-from draw_dominoes.web.tables import Seat, Table
+from draw_dominoes.web.runtime.live import LiveTable
+from draw_dominoes.web.table import Seat, TableState
 
 
-def table_after(seed: int, moves: int) -> Table:
+def table_after(seed: int, moves: int) -> LiveTable:
     match = Match.new(2, seed=seed)
     rng = random.Random(seed)
     for _ in range(moves):
         if match.is_over:
             break
         match.apply(rng.choice(match.legal_actions()))
-    seats = [Seat(0, "human", "Ann"), Seat(1, "bot", "Bot 2 (random)", "random")]
-    return Table("t", 2, seed, 0.0, seats, [match], seq=moves)
+    seats = (Seat(0, "human", "Ann"), Seat(1, "bot", "Bot 2 (random)", "random"))
+    return LiveTable(TableState("t", 2, seed, 0.0, seats, (match,), seq=moves))
 
 
 @given(
@@ -35,7 +37,7 @@ def table_after(seed: int, moves: int) -> Table:
 def test_the_spliced_encoding_is_the_plain_encoding(
     seed: int, moves: int, seat: int | None, lang: str, width: int
 ) -> None:
-    table = table_after(seed, moves)
+    table = table_after(seed, moves).state
     message = present.state_message(table, seat, lang, width, (True, True))
     assert json.loads(present.encode_state(message)) == json.loads(present.encode(message))
 
@@ -55,7 +57,8 @@ def test_connections_alike_share_one_encoded_state() -> None:
     table.connections |= set(watchers)  # type: ignore[arg-type]
     texts = {present.encoded_state(table, w, announce=False) for w in watchers}  # type: ignore[arg-type]
     assert len(texts) == 3 and len(table.encoded) == 3
-    table.changed()
+    table.state = dataclasses.replace(table.state, public=True)  # any new state
+    assert table.cached((None, "en", 800, None, (False, True), False)) is None
     assert not table.encoded
 
 
@@ -68,7 +71,7 @@ def test_states_encoded_move_by_move_equal_their_plain_encoding() -> None:
     """The history and placements kept encoded between states (they only grow within a
     round) give the same JSON as encoding each state whole, across rounds too."""
     table = table_after(11, 0)
-    match = table.match
+    match = table.state.match
     assert match is not None
     rng = random.Random(11)
     watchers = [Watcher(0), Watcher(None, "de")]
@@ -76,11 +79,10 @@ def test_states_encoded_move_by_move_equal_their_plain_encoding() -> None:
     while not match.is_over and moves < 400:
         for watcher in watchers:
             text = present.encoded_state(table, watcher, announce=False)  # type: ignore[arg-type]
-            connected = table.connected_seats()
-            plain = present.state_message(table, watcher.seat, watcher.lang, 800, connected)
+            connected = table.state.connected_seats()
+            plain = present.state_message(table.state, watcher.seat, watcher.lang, 800, connected)
             assert json.loads(text) == json.loads(present.encode(plain))
         match.apply(rng.choice(match.legal_actions()))
-        table.seq += 1
-        table.changed()
+        table.state = dataclasses.replace(table.state, seq=table.state.seq + 1)
         moves += 1
     assert len(match.rounds) >= 2  # the cached lists started afresh with each round

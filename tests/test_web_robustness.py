@@ -15,21 +15,25 @@ from typing import Any
 
 import pytest
 
-from draw_dominoes import Match, bots
+from draw_dominoes import Match, bots, parse_action
 from draw_dominoes.actions import Action
 from draw_dominoes.view import PlayerView
-from draw_dominoes.web.app import MAX_MESSAGE_BYTES, parse_width
-from draw_dominoes.web.hub import Hub
+from draw_dominoes.web.routes.api import parse_width
+from draw_dominoes.web.routes.deps import MAX_MESSAGE_BYTES
+from draw_dominoes.web.runtime.live import LiveTable
+from draw_dominoes.web.runtime.runtime import TableRuntime
 from draw_dominoes.web.scheduler import BotScheduler
-from draw_dominoes.web.store import Store
-from draw_dominoes.web.tables import Table, UserError
+from draw_dominoes.web.settings import Settings
+from draw_dominoes.web.stores.sqlite import SqliteStore
+from draw_dominoes.web.table import UserError
+from draw_dominoes.web.table.intents import Act
 from test_web_support import Client, InProcessServer, Server, play_until
 
 # ------------------------------------------------------------------ helpers
 
 
 class Recorder:
-    """A connection (``tables.Connection``) that keeps everything it is sent."""
+    """A connection (``runtime.live.Connection``) that keeps everything it is sent."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
@@ -43,6 +47,24 @@ class Recorder:
 
     def errors(self) -> list[str]:
         return [m["code"] for m in self.messages if m["type"] == "error"]
+
+    def close(self) -> None:
+        pass
+
+
+def make_runtime(db: Path, scheduler: BotScheduler | None = None, **changes: Any) -> TableRuntime:
+    """The runtime over an SQLite file, as a server makes it, without the server."""
+    settings = Settings(db=str(db), **{"bot_delay": 0.0, **changes})
+    return TableRuntime(SqliteStore(db), settings, scheduler=scheduler)
+
+
+async def act(runtime: TableRuntime, live: LiveTable, seat: int, text: str) -> None:
+    await runtime.apply(live, Act(parse_action(text)), seat)
+
+
+async def close(runtime: TableRuntime) -> None:
+    await runtime.close()
+    runtime.store.close()
 
 
 def in_process_bots() -> BotScheduler:
@@ -72,7 +94,7 @@ def first_deal(match: Match) -> Any:
     return first.deal
 
 
-def bots_done(table: Table) -> Callable[[], bool]:
+def bots_done(table: LiveTable) -> Callable[[], bool]:
     return lambda: table.bot_task is None
 
 
@@ -101,9 +123,9 @@ def test_a_finished_record_does_not_give_away_the_rematch_deal(
         if allow_seeds:
             assert seed0 == seed  # the test client's seed deals the first match
         assert ann.reply_to(ann.send({"type": "rematch"}))["type"] == "ok"
-        assert server.hub is not None
-        live: Table = server.hub.tables[table["table_id"]]
-        rematch = live.matches[1]
+        assert server.runtime is not None
+        live = server.runtime.tables[table["table_id"]]
+        rematch = live.state.matches[1]
         deal = first_deal(rematch)
         for k in range(-200, 201):
             guess = Match.new(2, seed=seed0 + k)
@@ -111,7 +133,7 @@ def test_a_finished_record_does_not_give_away_the_rematch_deal(
             assert guess.current_round.deal[1] != deal[1]  # not even the boneyard order
         assert rematch.seed is not None and abs(rematch.seed - seed0) > 2**32
         # The rematch replays from its own stored seed after a restart.
-        stored = Store(server.db).load_table(table["table_id"])
+        stored = SqliteStore(server.db).load_table(table["table_id"])
         assert stored is not None
         assert [m.seed for m in stored.matches] == [seed0, rematch.seed]
         ann.close()
@@ -125,7 +147,7 @@ def test_without_the_testing_option_a_client_cannot_choose_seeds(tmp_path: Path)
         refused = server.post("/api/tables", {"players": 2, "name": "Ann", "seed": 5})
         assert refused.status_code == 400
         assert refused.json()["error"] == "seeds_disabled" and refused.json()["message"]
-        assert server.hub is not None and not server.hub.tables  # nothing was created
+        assert server.runtime is not None and not server.runtime.tables  # nothing was created
         table = server.create_table(2, "Ann", {"1": "random"})
         ann = Client(server, table["table_id"], table["token"])
         ann.recv()
@@ -133,7 +155,7 @@ def test_without_the_testing_option_a_client_cannot_choose_seeds(tmp_path: Path)
         play_until([ann], random.Random(4), lambda: ann.state["table"]["status"] == "over")
         reply = ann.reply_to(ann.send({"type": "rematch", "seed": 5}))
         assert reply["type"] == "error" and reply["code"] == "seeds_disabled"
-        assert len(server.hub.tables[table["table_id"]].matches) == 1
+        assert len(server.runtime.tables[table["table_id"]].state.matches) == 1
         ann.close()
     finally:
         server.stop()
@@ -141,19 +163,18 @@ def test_without_the_testing_option_a_client_cannot_choose_seeds(tmp_path: Path)
 
 def test_each_match_gets_an_independent_fresh_seed(tmp_path: Path) -> None:
     async def body() -> None:
-        hub = Hub(Store(tmp_path / "fresh.sqlite3"), bot_delay=0)
+        runtime = make_runtime(tmp_path / "fresh.sqlite3", max_bot_tables=100)
         seeds = set()
         for _ in range(20):
-            table, _ = hub.create_table(2, "Ann", {"1": "random"})
-            await hub.start(table, 0)
-            seeds.add(table.seed_of(0))
+            table, _ = runtime.create_table(2, "Ann", {"1": "random"})
+            await runtime.start(table, 0)
+            seeds.add(table.state.seed_of(0))
         assert len(seeds) == 20 and all(0 <= s < 2**63 for s in seeds)
         ordered = sorted(seeds)
         assert min(b - a for a, b in itertools.pairwise(ordered)) > 1000
-        for table in hub.tables.values():  # let the bots finish their turns
+        for table in runtime.tables.values():  # let the bots finish their turns
             await until(bots_done(table), "bots done")
-        await hub.scheduler.close()
-        hub.store.close()
+        await close(runtime)
 
     run(body)
 
@@ -187,23 +208,23 @@ def flaky_bot() -> Iterator[list[int]]:
     bots.OFFERED.remove(FLAKY)
 
 
-async def play_with_bot(hub: Hub, table: Table, ann: Recorder, moves: int) -> None:
+async def play_with_bot(runtime: TableRuntime, table: LiveTable, ann: Recorder, moves: int) -> None:
     """Ann plays the first legal action on her turns until the bot has moved ``moves`` times."""
     rng = random.Random(1)
 
     def bot_moves() -> int:
-        match = table.match
+        match = table.state.match
         assert match is not None
         history = [seat for r in match.rounds for seat, _ in r.history]
         if not match.is_over:
             history += [seat for seat, _ in match.current_round.history]
         return history.count(1)
 
-    while bot_moves() < moves and table.status == "playing":
-        match = table.match
+    while bot_moves() < moves and table.state.status == "playing":
+        match = table.state.match
         assert match is not None
         if match.current_player == 0:
-            await hub.act(table, 0, str(rng.choice(match.legal_actions())))
+            await act(runtime, table, 0, str(rng.choice(match.legal_actions())))
         else:
             await asyncio.sleep(0.005)
 
@@ -212,24 +233,18 @@ def test_a_bot_that_raises_is_retried_and_the_table_goes_on(
     tmp_path: Path, flaky_bot: list[int]
 ) -> None:
     async def body() -> None:
-        hub = Hub(
-            Store(tmp_path / "flaky.sqlite3"),
-            scheduler=in_process_bots(),
-            bot_delay=0,
-            retry_delay=0.01,
-        )
-        table, _ = hub.create_table(2, "Ann", {"1": FLAKY})
+        runtime = make_runtime(tmp_path / "flaky.sqlite3", in_process_bots(), retry_delay=0.01)
+        table, _ = runtime.create_table(2, "Ann", {"1": FLAKY})
         ann, watcher = Recorder(0), Recorder(None)
         table.connections |= {ann, watcher}
-        await hub.start(table, 0)
-        await asyncio.wait_for(play_with_bot(hub, table, ann, moves=5), 120)
+        await runtime.start(table, 0)
+        await asyncio.wait_for(play_with_bot(runtime, table, ann, moves=5), 120)
         assert len(flaky_bot) >= 6  # the failed decision, then five moves
         for conn in (ann, watcher):  # everybody at the table heard about the failure
             assert conn.errors() == ["bot_failed"]
             error = next(m for m in conn.messages if m["type"] == "error")
             assert error["message"] == UserError("bot_failed").message("en")
-        await hub.scheduler.close()
-        hub.store.close()
+        await close(runtime)
 
     run(body)
 
@@ -238,30 +253,33 @@ def test_a_refused_database_write_does_not_stop_the_bots(tmp_path: Path) -> None
     """The database turns read-only while the bot is to move; once writable, it moves."""
 
     async def body() -> None:
-        store = Store(tmp_path / "readonly.sqlite3")
-        hub = Hub(store, bot_delay=0, retry_delay=0.01, max_retry_delay=0.05)
+        db = tmp_path / "readonly.sqlite3"
         seed = next(s for s in range(100) if human_leads(s))
-        hub.allow_seeds = True
-        table, _ = hub.create_table(2, "Ann", {"1": "greedy"}, seed)
+        runtime = make_runtime(db, allow_seeds=True, retry_delay=0.01, max_retry_delay=0.05)
+        table, _ = runtime.create_table(2, "Ann", {"1": "greedy"}, seed)
         ann = Recorder(0)
         table.connections.add(ann)
-        await hub.start(table, 0)
-        match = table.match
+        await runtime.start(table, 0)
+        match = table.state.match
         assert match is not None and match.current_player == 0
         opening = next(a for a in match.legal_actions() if str(a) != "draw")
-        await hub.act(table, 0, str(opening))
         # Before the bot's task first runs, the file refuses every write.
-        store._db.execute("PRAGMA query_only = ON")
+        with sqlite3.connect(db) as raw:
+            raw.execute(
+                "CREATE TRIGGER refuse_actions BEFORE INSERT ON actions"
+                " WHEN NEW.seq > 0 BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        await act(runtime, table, 0, str(opening))
         await until(lambda: len(ann.errors()) >= 2, "the failed bot turns are reported")
-        assert table.seq == 1  # nothing was applied that is not on disk
-        store._db.execute("PRAGMA query_only = OFF")
-        await until(lambda: table.seq >= 2, "the bot moves once the database is writable")
+        assert table.state.seq == 1  # nothing was applied that is not on disk
+        with sqlite3.connect(db) as raw:
+            raw.execute("DROP TRIGGER refuse_actions")
+        await until(lambda: table.state.seq >= 2, "the bot moves once the database is writable")
         assert set(ann.errors()) == {"bot_failed"}
-        reloaded = Hub(Store(tmp_path / "readonly.sqlite3")).get(table.id).match
-        assert reloaded is not None and table.match is not None
-        assert reloaded.current_round.history == table.match.current_round.history
-        await hub.scheduler.close()
-        store.close()
+        reloaded = make_runtime(db).get(table.id).state.match
+        assert reloaded is not None and table.state.match is not None
+        assert reloaded.current_round.history == table.state.match.current_round.history
+        await close(runtime)
 
     run(body)
 
@@ -271,16 +289,15 @@ def test_a_refused_database_write_does_not_stop_the_bots(tmp_path: Path) -> None
 
 def make_two_tables(db: Path) -> tuple[str, str]:
     async def body() -> tuple[str, str]:
-        hub = Hub(Store(db), bot_delay=0, allow_seeds=True)
+        runtime = make_runtime(db, allow_seeds=True)
         ids = []
         for seed in (11, 12):
-            table, _ = hub.create_table(2, "Ann", {"1": "greedy"}, seed)
-            await hub.start(table, 0)
-            await play_with_bot(hub, table, Recorder(0), moves=2)
+            table, _ = runtime.create_table(2, "Ann", {"1": "greedy"}, seed)
+            await runtime.start(table, 0)
+            await play_with_bot(runtime, table, Recorder(0), moves=2)
             await until(bots_done(table), "bots done")
             ids.append(table.id)
-        await hub.scheduler.close()
-        hub.store.close()
+        await close(runtime)
         return ids[0], ids[1]
 
     return asyncio.run(body())
@@ -294,13 +311,13 @@ def test_one_damaged_record_leaves_the_other_tables_playable(tmp_path: Path) -> 
     with sqlite3.connect(db) as raw:
         damaged = raw.execute("SELECT * FROM matches WHERE table_id = ?", (bad,)).fetchall()
 
-    hub = Hub(Store(db), bot_delay=0, round_pause=0)
-    assert hub.get(good).status == "playing"
+    runtime = make_runtime(db, round_pause=0)
+    assert runtime.get(good).state.status == "playing"
     with pytest.raises(UserError) as refused:
-        hub.get(bad)
+        runtime.get(bad)
     assert refused.value.code == "unavailable"
-    assert set(hub.tables) == {good} and set(hub.unavailable) == {bad}
-    hub.store.close()
+    assert set(runtime.tables) == {good} and set(runtime.unavailable) == {bad}
+    runtime.store.close()
 
     # A real server starts on that file, serves the good table and reports the bad one.
     server = Server(db).start()
@@ -355,9 +372,9 @@ def test_a_failing_write_leaves_seats_unchanged_and_the_socket_open(
     table_id = table["table_id"]
     host = Client(live, table_id, table["token"])
     host.recv()
-    assert live.hub is not None
+    assert live.runtime is not None
     seats_before = [dict(s) for s in host.state["table"]["seats"]]
-    live.hub.store.close()  # every write from now on fails
+    live.runtime.store.close()  # every write from now on fails
 
     for message in (
         {"type": "rename", "name": "Hostess"},
@@ -375,7 +392,7 @@ def test_a_failing_write_leaves_seats_unchanged_and_the_socket_open(
     host.send({"type": "hello"})
     state = host.wait_for(lambda m: m["type"] == "state")
     assert state["table"]["seats"] == seats_before
-    seats = live.hub.tables[table_id].seats
+    seats = live.runtime.tables[table_id].state.seats
     assert [(s.kind, s.name, s.level, s.token_hash is None) for s in seats] == [
         ("human", "Ann", None, False),
         ("open", "", None, True),
@@ -416,43 +433,63 @@ def test_large_bodies_are_refused_before_they_are_read(live: InProcessServer) ->
         f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n",  # and no end of the body
     )
     assert status == 413 and data["error"] == "too_large"
-    assert live.hub is not None and not live.hub.tables
+    assert live.runtime is not None and not live.runtime.tables
 
 
-def test_a_refused_final_record_loses_no_move(tmp_path: Path) -> None:
-    """The file refuses the finished record (an SQLite trigger), yet the match-ending move
-    stands, is acknowledged, and the match reloads as finished from its stored actions."""
+def test_a_refused_final_record_refuses_the_move_and_changes_nothing(tmp_path: Path) -> None:
+    """The file refuses the finished record (an SQLite trigger): the match-ending move is
+    refused with it, as one write, and nothing changes (R8); once the file takes writes
+    again, the match ends and reloads as finished."""
     db = tmp_path / "final.sqlite3"
 
     async def body() -> str:
-        hub = Hub(Store(db), bot_delay=0, round_pause=0)
-        table, _ = hub.create_table(2, "Ann", {"1": "random"})
+        runtime = make_runtime(db, round_pause=0, retry_delay=0.01, max_retry_delay=0.05)
+        table, _ = runtime.create_table(2, "Ann", {"1": "random"})
         ann = Recorder(0)
         table.connections.add(ann)
-        await hub.start(table, 0)
+        await runtime.start(table, 0)
         with sqlite3.connect(db) as raw:
             raw.execute(
                 "CREATE TRIGGER refuse_records BEFORE UPDATE ON matches"
                 " BEGIN SELECT RAISE(ABORT, 'refused'); END"
             )
         rng = random.Random(2)
-        for _ in range(5000):
-            match = table.match
+        refused_at = None
+        for _ in range(20000):
+            state = table.state
+            match = state.match
             assert match is not None
             if match.is_over:
                 break
+            if refused_at is None and (ann.errors() or "refused" in ann.messages[-1:]):
+                break
             if match.current_player == 0:
-                await hub.act(table, 0, str(rng.choice(match.legal_actions())))  # never raises
+                try:
+                    await act(runtime, table, 0, str(rng.choice(match.legal_actions())))
+                except (UserError, ValueError):
+                    refused_at = state
+                    break
             else:
                 await asyncio.sleep(0.001)
-        assert table.status == "over"
+                if ann.errors():
+                    refused_at = state
+                    break
+        assert refused_at is not None and table.state is refused_at  # nothing changed
+        assert table.state.status == "playing"
+        with sqlite3.connect(db) as raw:
+            raw.execute("DROP TRIGGER refuse_records")
+        while table.state.status == "playing":
+            match = table.state.match
+            assert match is not None
+            if match.current_player == 0:
+                await act(runtime, table, 0, str(rng.choice(match.legal_actions())))
+            else:
+                await asyncio.sleep(0.001)
         await until(bots_done(table), "bots done")
-        assert ann.errors() == []  # whoever made the last move, nobody was told it failed
-        await hub.scheduler.close()
-        hub.store.close()
+        await close(runtime)
         return table.id
 
     table_id = asyncio.run(body())
-    reloaded = Hub(Store(db)).get(table_id)
+    reloaded = make_runtime(db).get(table_id).state
     assert reloaded.status == "over" and reloaded.match is not None
     assert max(reloaded.match.scores) >= reloaded.match.target

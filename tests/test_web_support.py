@@ -22,7 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from draw_dominoes import Match, parse_action, record
 from draw_dominoes.web.app import create_app
-from draw_dominoes.web.hub import Hub
+from draw_dominoes.web.runtime.runtime import TableRuntime
 from draw_dominoes.web.server import Limits, config
 
 TILE_TEXT = re.compile(r"\[\d\|\d\]")
@@ -118,8 +118,13 @@ class Server:
                 self.process.kill()
                 self.process.wait()
 
-    def post(self, path: str, data: Any) -> httpx.Response:
-        return httpx.post(f"{self.url}{path}", json=data, timeout=10)
+    def post(self, path: str, data: Any, address: str | None = None) -> httpx.Response:
+        """POST from 127.0.0.1, or from another loopback ``address`` (another client)."""
+        if address is None:
+            return httpx.post(f"{self.url}{path}", json=data, timeout=10)
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(transport=transport, timeout=10) as client:
+            return client.post(f"{self.url}{path}", json=data)
 
     def get(self, path: str) -> httpx.Response:
         return httpx.get(f"{self.url}{path}", timeout=10)
@@ -134,8 +139,8 @@ class Server:
         assert response.status_code == 201, response.text
         return response.json()
 
-    def join(self, table_id: str, name: str) -> Any:
-        response = self.post(f"/api/tables/{table_id}/join", {"name": name})
+    def join(self, table_id: str, name: str, address: str | None = None) -> Any:
+        response = self.post(f"/api/tables/{table_id}/join", {"name": name}, address)
         assert response.status_code == 200, response.text
         return response.json()
 
@@ -143,7 +148,7 @@ class Server:
 class InProcessServer(Server):
     """The app on a real uvicorn server on 127.0.0.1, in a thread of the test process.
 
-    Tests reach its ``hub`` directly (to register a test bot, or to break its database).
+    Tests reach its ``runtime`` directly (to register a test bot, or to break its database).
     """
 
     def __init__(
@@ -157,14 +162,14 @@ class InProcessServer(Server):
         super().__init__(db, allow_seeds=allow_seeds)
         self.thread: threading.Thread | None = None
         self.uvicorn: uvicorn.Server | None = None
-        self.hub: Hub | None = None
+        self.runtime: TableRuntime | None = None
         self.limits = limits or Limits()
         self.settings = {**TEST_SETTINGS, **settings}
 
     def start(self) -> InProcessServer:
         self.port = free_port()
         app = create_app(self.db, allow_seeds=self.allow_seeds, **self.settings)
-        self.hub = app.state.hub
+        self.runtime = app.state.runtime
         self.uvicorn = uvicorn.Server(
             config(app, "127.0.0.1", self.port, self.limits, log_level="critical")
         )

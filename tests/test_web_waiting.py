@@ -16,7 +16,8 @@ import pytest
 from draw_dominoes import Line, Tile
 from draw_dominoes.render import svg
 from draw_dominoes.web import present
-from draw_dominoes.web.store import Store
+from draw_dominoes.web.stores.base import SaveTable
+from draw_dominoes.web.stores.sqlite import SqliteStore as Store
 from test_web_support import Client, InProcessServer, my_turn, play_until
 
 
@@ -294,7 +295,7 @@ def test_a_stored_table_keeps_its_host_and_visibility(tmp_path: Path) -> None:
     store = Store(db)
     row = store.load_table("old")
     assert row is not None and row.public is False and row.host == 0
-    store.save_table("old", public=True, host=1)
+    store.commit("old", row.version, [SaveTable(True, 1, False, False, "lobby", "{}")])
     row = store.load_table("old")
     assert row is not None and row.public is True and row.host == 1
 
@@ -365,12 +366,12 @@ def test_play_against_a_bot_starts_in_one_request(tmp_path: Path) -> None:
         info = server.get(f"/api/tables/{made.json()['table_id']}").json()
         assert info["status"] == "playing"
         # With a seat left open it cannot start, and no table is made.
-        before = server.hub.store.count_tables()  # type: ignore[union-attr]
+        before = server.runtime.store.count_tables()  # type: ignore[union-attr]
         refused = server.post(
             "/api/tables", {"players": 3, "name": "Ann", "bots": {"1": "greedy"}, "start": True}
         )
         assert refused.status_code == 400 and refused.json()["error"] == "seats_open"
-        assert server.hub.store.count_tables() == before  # type: ignore[union-attr]
+        assert server.runtime.store.count_tables() == before  # type: ignore[union-attr]
         wrong = server.post("/api/tables", {"players": 2, "name": "Ann", "start": "yes"})
         assert wrong.json()["error"] == "bad_request"
 

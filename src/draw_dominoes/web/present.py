@@ -15,7 +15,8 @@ from ..match import Match
 from ..render import svg
 from ..round import Round
 from .encoding import encode
-from .tables import HOST_SEAT, Connection, Seat, Table, UserError
+from .runtime.live import Connection, LiveTable
+from .table import HOST_SEAT, Seat, TableState, UserError
 
 __all__ = [
     "LINE_HEIGHTS",
@@ -128,8 +129,8 @@ def seat_name(seat: Seat, lang: str) -> str:
     return seat.name
 
 
-def seat_names(table: Table, lang: str) -> tuple[str, ...]:
-    return tuple(seat_name(s, lang) for s in table.seats)
+def seat_names(state: TableState, lang: str) -> tuple[str, ...]:
+    return tuple(seat_name(s, lang) for s in state.seats)
 
 
 def describe_action(seat_name: str, action: Action, lang: str, line: Line) -> str:
@@ -149,7 +150,7 @@ def describe_action(seat_name: str, action: Action, lang: str, line: Line) -> st
     return translate("web.log_place", lang, name=seat_name, tile=tile, value=matched)
 
 
-def last_announcement(table: Table, lang: str) -> str | None:
+def last_announcement(table: TableState, lang: str) -> str | None:
     """The latest move in words, announced with the state it produced."""
     match = table.match
     if match is None:
@@ -168,16 +169,17 @@ def last_announcement(table: Table, lang: str) -> str | None:
 
 
 def encoded_state(
-    table: Table, conn: Connection, *, announce: bool, now: float | None = None
+    live: LiveTable, conn: Connection, *, announce: bool, now: float | None = None
 ) -> str:
-    """The state text for ``conn``, built once per table version for every connection
+    """The state text for ``conn``, built once per table state for every connection
     with the same seat, language and size (spectators share theirs). While a round's end
     is shown the countdown changes, so those states are built afresh."""
+    table = live.state
     connected = table.connected_seats()
     key = (conn.seat, conn.lang, conn.width, conn.height, connected, announce)
-    text = table.encoded.get(key)
+    text = live.cached(key)
     if text is None:
-        clock = time.monotonic() if now is None else now
+        clock = time.time() if now is None else now
         message = state_message(
             table, conn.seat, conn.lang, conn.width, connected, conn.height, clock
         )
@@ -189,9 +191,9 @@ def encoded_state(
         if table.match is not None:
             names = seat_names(table, conn.lang)
             sheet = encoded_score_sheet(table.match.rounds, names, conn.lang)
-        text = encode_state(message, table, sheet)
+        text = encode_state(message, live, sheet)
         if table.pause_until is None:
-            table.encoded[key] = text
+            live.encoded[key] = text
     return text
 
 
@@ -201,7 +203,7 @@ def _encoded_svg(svg_text: str | None) -> str:
 
 
 def encode_state(
-    message: dict[str, Any], table: Table | None = None, sheet: str | None = None
+    message: dict[str, Any], live: LiveTable | None = None, sheet: str | None = None
 ) -> str:
     """``encode(message)``, with what repeats encoded once: a line's SVG is most of a
     state's bytes, the last round's stays the same for a whole round, the score sheet
@@ -219,14 +221,15 @@ def encode_state(
         last_svg = _encoded_svg(others.pop("line_svg"))
         last_text = encode(others)[:-1] + ',"line_svg":' + last_svg + "}"
     view = rest.pop("view")
-    if view is None or table is None or table.match is None:
+    match = None if live is None else live.state.match
+    if view is None or live is None or match is None:
         view_text = encode(view)
     else:
-        owner = table.match.current_round
+        owner = match.current_round
         view = dict(view)
-        history = table.growing["history"].encode(owner, view.pop("history"))
+        history = live.growing["history"].encode(owner, view.pop("history"))
         drawn = dict(view.pop("line"))
-        placements = table.growing["placements"].encode(owner, drawn.pop("placements"))
+        placements = live.growing["placements"].encode(owner, drawn.pop("placements"))
         line_text = encode(drawn)[:-1] + ',"placements":' + placements + "}"
         view_text = encode(view)[:-1] + ',"history":' + history + ',"line":' + line_text + "}"
     return (
@@ -243,20 +246,20 @@ def encode_state(
     )
 
 
-def presence_text(table: Table) -> str:
+def presence_text(table: TableState) -> str:
     """Who is at the table, small and the same for everyone: sent when people come and go."""
     return encode(
         {
             "type": "presence",
             "connected": list(table.connected_seats()),
             "away": [s.seat in table.away for s in table.seats],
-            "spectators": table.spectators(),
+            "spectators": table.spectators,
         }
     )
 
 
 def state_message(
-    table: Table,
+    table: TableState,
     seat: int | None,
     lang: str,
     width: int,
@@ -289,9 +292,9 @@ def state_message(
             ],
             "bots_offered": list(bots.OFFERED),
             "finished_matches": [n for n, m in enumerate(table.matches) if m.is_over],
-            "spectators": table.spectators(),
-            "away_seconds": table.away_seconds,
-            "round_pause_seconds": table.pause_seconds,
+            "spectators": table.spectators,
+            "away_seconds": table.timing.away_seconds,
+            "round_pause_seconds": table.timing.round_pause,
             "waiting": table.waiting_at_round_end() if table.pause_until is not None else [],
             "waiting_seconds_left": round(max(0.0, (table.pause_until or now) - now), 1),
         },
@@ -342,7 +345,7 @@ def state_message(
     return message
 
 
-def round_end(table: Table, seat: int | None, now: float) -> dict[str, Any] | None:
+def round_end(table: TableState, seat: int | None, now: float) -> dict[str, Any] | None:
     """The round's end while this seat has not continued past it (spectators: while the
     table waits); the next deal stays unseen until then."""
     match = table.match

@@ -1,0 +1,1 @@
+"""The app's routes, one small router each: pages, the JSON API, operators, live play."""

@@ -1,0 +1,1 @@
+"""The runtime around the table state machine: store, publish, timers, bots, the bus."""

@@ -1,0 +1,81 @@
+"""A table in a process's memory: its state, the connections here, and what they share."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..encoding import GrowingList
+from ..stores.base import hash_token
+from ..table import TableState
+
+__all__ = ["Connection", "LiveTable"]
+
+
+class Connection(Protocol):
+    """One open WebSocket: who it is (a seat or a spectator), how it wants text drawn, and
+    a non-blocking way to hand it encoded messages."""
+
+    seat: int | None
+    lang: str
+    width: int
+    height: int | None
+
+    def deliver(self, text: str, slot: str | None = None) -> None:
+        """Queue ``text``; a message with a ``slot`` replaces an unsent one of the same slot."""
+
+    def close(self) -> None:
+        """End the connection (its client reconnects, to whichever process)."""
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table this process serves: the state is replaced, never changed, by each step;
+    everything else here is this process's own (connections, caches, timers, tasks)."""
+
+    state: TableState
+    connections: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    touched: float = 0.0
+    """When the table was last used (monotonic); idle tables leave memory."""
+    encoded: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    """Encoded states of ``encoded_for`` by seat, language and size."""
+    encoded_for: TableState | None = None
+    growing: dict[str, GrowingList] = field(
+        default_factory=lambda: {"history": GrowingList(), "placements": GrowingList()}
+    )
+    """The encoded history and placements of the current round, shared by every state."""
+    bot_task: asyncio.Task[None] | None = None
+    timer: asyncio.TimerHandle | None = None
+    wake_at: float | None = None
+    presence_due: bool = False
+    hinting: set[int] = field(default_factory=set)
+    """Seats whose hint is being worked out (one at a time per seat)."""
+    hinted: dict[int, tuple[int, int, list[dict[str, Any]]]] = field(default_factory=dict)
+    """Per seat, the last hint's analysis and where it was asked (match number and
+    action count): asking again at the same position costs nothing."""
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for seat in self.state.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    def connections_of(self, seat: int | None) -> int:
+        return sum(1 for c in self.connections if c.seat == seat)
+
+    def cached(self, key: tuple[Any, ...]) -> str | None:
+        """An encoded state for this very state (a new state drops the old texts)."""
+        if self.encoded_for is not self.state:
+            self.encoded.clear()
+            self.encoded_for = self.state
+        return self.encoded.get(key)

@@ -1,0 +1,354 @@
+"""A web table's state as plain data: seats, matches, host, round's end, votes, away seats."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ... import record
+from ...actions import parse_action
+from ...match import Match
+from ...rules import RULES
+from ..stores.base import SaveTable, SeatRow, TableRow
+
+__all__ = [
+    "AWAY_LEVEL",
+    "HOST_SEAT",
+    "Seat",
+    "TableState",
+    "Timing",
+    "action_count",
+    "bot_label",
+    "from_row",
+]
+
+HOST_SEAT = 0
+"""The creator's seat, and the host's until the host leaves the lobby."""
+AWAY_LEVEL = "heuristic"
+"""The medium bot: it plays for a person who is away on their turn."""
+
+
+def bot_label(seat: int, level: str) -> str:
+    """The name a bot seat shows; people's names may not look like it."""
+    return f"Bot {seat + 1} ({level})"
+
+
+def action_count(match: Match) -> int:
+    """How many actions the match has seen: the sequence number clients see."""
+    return sum(len(r.history) for r in match.rounds) + (
+        0 if match.is_over else len(match.current_round.history)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    kind: str  # "open", "human" or "bot"
+    name: str = ""
+    level: str | None = None
+    token_hash: str | None = None
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.seat, self.kind, self.name, self.level, self.token_hash)
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """How long a table waits for its people; the server's settings, not stored."""
+
+    round_pause: float = 30.0
+    """At most this long a round's end is shown before the next round starts (0: not)."""
+    away_seconds: float = 60.0
+    """A person away this long on their turn is played for by the medium bot."""
+    host_grace: float = 10.0
+    """A host gone this long from the lobby hands it to the next person there."""
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything a table is, as a value: ``step`` makes a new one for every change.
+
+    Times are wall-clock seconds (``time.time()``), so deadlines survive a restart and
+    mean the same on every process. The matches are engine objects that are never
+    changed once in a state: a move clones the current one. ``present`` and
+    ``spectators`` say who is connected anywhere; they are not stored.
+    """
+
+    id: str
+    players: int
+    first_seed: int
+    """The seed of match 0 (fresh, or chosen by a test client)."""
+    created: float
+    seats: tuple[Seat, ...]
+    matches: tuple[Match, ...] = ()
+    host: int = HOST_SEAT
+    public: bool = False
+    hints: bool = False
+    seq: int = 0
+    """Actions played in the current match."""
+    version: int = 0
+    """The stored version (the compare-and-set's key): commits count it up."""
+    seen: tuple[int, ...] = ()
+    """Per seat: the finished rounds of this match it has continued past."""
+    pause_until: float | None = None
+    """While set, the round just ended is shown and nobody moves (until this time)."""
+    rematch_votes: frozenset[int] = frozenset()
+    next_seed: int | None = None
+    """The seed the next match is dealt from (never derived from an earlier one, R21);
+    never shown to anyone."""
+    away: frozenset[int] = frozenset()
+    """Seats of people who stayed away on their turn: the medium bot plays for them."""
+    left_at: tuple[float | None, ...] = ()
+    """Per seat: since when a seated person has had no connection (``None``: here)."""
+    turn_since: float = 0.0
+    """When the seat to move got its turn."""
+    addresses: tuple[str | None, ...] = ()
+    """Per seat: the client address the person took it from (per-address limits)."""
+    present: frozenset[int] = frozenset()
+    spectators: int = 0
+    timing: Timing = field(default_factory=Timing)
+
+    def __post_init__(self) -> None:
+        n = self.players
+        for name, default in (("seen", 0), ("left_at", None), ("addresses", None)):
+            if not getattr(self, name):
+                object.__setattr__(self, name, (default,) * n)
+
+    # ------------------------------------------------------------ derived
+
+    @property
+    def match(self) -> Match | None:
+        return self.matches[-1] if self.matches else None
+
+    @property
+    def status(self) -> str:
+        match = self.match
+        if match is None:
+            return "lobby"
+        return "over" if match.is_over else "playing"
+
+    @property
+    def address(self) -> str | None:
+        """The creator's address."""
+        return self.addresses[HOST_SEAT]
+
+    def seed_of(self, number: int) -> int:
+        """The seed match ``number`` was dealt from (each match has its own, R21)."""
+        seed = self.matches[number].seed
+        assert seed is not None
+        return seed
+
+    def connected_seats(self) -> tuple[bool, ...]:
+        """Per seat: is someone there (a bot always is)."""
+        return tuple(s.kind == "bot" or s.seat in self.present for s in self.seats)
+
+    def plays_itself(self, seat: int) -> bool:
+        """A bot seat, or a person's seat the medium bot plays for while they are away."""
+        return self.seats[seat].kind == "bot" or seat in self.away
+
+    def level_of(self, seat: int) -> str:
+        level = self.seats[seat].level
+        return level if level is not None and self.seats[seat].kind == "bot" else AWAY_LEVEL
+
+    def waiting_at_round_end(self) -> list[int]:
+        """Connected people who have not yet continued after the round just finished."""
+        match = self.match
+        if match is None or match.is_over:
+            return []
+        finished = len(match.rounds)
+        return sorted(s for s in self.present if self.seen[s] < finished)
+
+    def rematch_needed(self) -> list[int]:
+        """The people whose yes a rematch needs: everyone seated who is here (bots agree)."""
+        return sorted(self.present | self.rematch_votes)
+
+    def bots_only_opponents(self) -> bool:
+        """Every seat but the host's is a bot: one person keeps the server's bots busy."""
+        return all(s.kind == "bot" for s in self.seats if s.seat != self.host)
+
+    def solo_address(self) -> str | None:
+        """The one address every person here came from (``None``: several or unknown)."""
+        people = {self.addresses[s.seat] for s in self.seats if s.kind == "human"}
+        return people.pop() if len(people) == 1 else None
+
+    def listed(self) -> bool:
+        """Shown on the start page: public, in the lobby, a seat open, someone here."""
+        return (
+            self.public
+            and self.status == "lobby"
+            and bool(self.present)
+            and any(s.kind == "open" for s in self.seats)
+        )
+
+    def bot_to_move(self) -> int | None:
+        """The seat a bot is to play for now, if any."""
+        match = self.match
+        if match is None or match.is_over or self.pause_until is not None:
+            return None
+        seat = match.current_player
+        return seat if self.plays_itself(seat) else None
+
+    def away_due(self) -> float | None:
+        """When the medium bot takes over for the person to move who is gone."""
+        match = self.match
+        if match is None or match.is_over or self.pause_until is not None:
+            return None
+        seat = match.current_player
+        if self.seats[seat].kind != "human" or self.plays_itself(seat) or seat in self.present:
+            return None
+        left = self.left_at[seat]
+        return max(self.turn_since if left is None else left, self.turn_since) + (
+            self.timing.away_seconds
+        )
+
+    def host_due(self) -> float | None:
+        """When a host gone from the lobby hands it on to the next person here."""
+        if self.status != "lobby" or self.host in self.present or not self.present:
+            return None
+        left = self.left_at[self.host]
+        return (self.turn_since if left is None else left) + self.timing.host_grace
+
+    def deadline(self) -> float | None:
+        """The earliest time at which ``due`` has something to do."""
+        times = [t for t in (self.pause_until, self.away_due(), self.host_due()) if t is not None]
+        return min(times) if times else None
+
+    # ------------------------------------------------------------ storage
+
+    def stored_json(self) -> str:
+        """The fields the table row does not hold in columns of their own."""
+        return json.dumps(
+            {
+                "seen": list(self.seen),
+                "pause_until": self.pause_until,
+                "rematch_votes": sorted(self.rematch_votes),
+                "next_seed": self.next_seed,
+                "away": sorted(self.away),
+                "left_at": list(self.left_at),
+                "turn_since": self.turn_since,
+                "addresses": list(self.addresses),
+            },
+            separators=(",", ":"),
+        )
+
+    def table_write(self) -> SaveTable:
+        return SaveTable(
+            public=self.public,
+            host=self.host,
+            hints=self.hints,
+            listed=self.listed(),
+            status=self.status,
+            state=self.stored_json(),
+            solo_address=self.solo_address(),
+        )
+
+    def row(self) -> TableRow:
+        """The new table's row (it has no matches yet)."""
+        return TableRow(
+            id=self.id,
+            players=self.players,
+            base_seed=self.first_seed,
+            created=self.created,
+            seats=tuple(s.row() for s in self.seats),
+            matches=(),
+            public=self.public,
+            host=self.host,
+            hints=self.hints,
+            state=self.stored_json(),
+            version=self.version,
+            address=self.address,
+        )
+
+
+def _seats_of(row: TableRow) -> tuple[Seat, ...]:
+    if not RULES.allows(row.players):
+        raise ValueError(f"bad player count {row.players!r}")
+    if [s.seat for s in row.seats] != list(range(row.players)):
+        raise ValueError("the seats do not match the player count")
+    return tuple(Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats)
+
+
+def _matches_of(row: TableRow) -> tuple[Match, ...]:
+    matches = []
+    for expected, match_row in enumerate(row.matches):
+        if match_row.number != expected:
+            raise ValueError(f"match {expected} is missing")
+        game = record.loads(match_row.record)
+        if not isinstance(game, Match):
+            raise record.RecordError("a stored record is not a match")
+        if game.players != row.players:
+            raise record.RecordError("a stored record has another player count")
+        done = action_count(game)
+        for seq, text in match_row.actions:
+            if seq < done:
+                continue  # already in the record
+            if seq != done:
+                raise record.RecordError(f"match {expected}: action {done} is missing")
+            game.apply(parse_action(text))
+            done += 1
+        matches.append(game)
+    return tuple(matches)
+
+
+def _number_list(value: Any, players: int, kind: type, default: Any) -> tuple[Any, ...]:
+    if not isinstance(value, list) or len(value) != players:
+        return (default,) * players
+    return tuple(v if isinstance(v, kind) and not isinstance(v, bool) else default for v in value)
+
+
+def from_row(row: TableRow, timing: Timing, now: float) -> TableState:
+    """The table as stored; raises (a ``ValueError`` or ``RecordError``) for a damaged row.
+
+    A table stored before its state was kept starts afresh: nobody has seen a round's
+    end, nobody is away, and the turn's clock starts now."""
+    seats = _seats_of(row)
+    matches = _matches_of(row)
+    players = row.players
+    host = row.host
+    if not (type(host) is int and 0 <= host < players and seats[host].kind == "human"):
+        host = HOST_SEAT
+    try:
+        saved = json.loads(row.state) if row.state else {}
+    except ValueError:
+        saved = {}
+    if not isinstance(saved, dict):
+        saved = {}
+    match = matches[-1] if matches else None
+    seen_default = len(match.rounds) if match is not None else 0
+    seen = _number_list(saved.get("seen"), players, int, seen_default)
+    pause = saved.get("pause_until")
+    turn_since = saved.get("turn_since")
+    next_seed = saved.get("next_seed")
+    if not isinstance(next_seed, int) or isinstance(next_seed, bool):
+        next_seed = row.base_seed if not matches else None
+    seat_numbers = range(players)
+    away = frozenset(
+        s for s in saved.get("away", ()) if s in seat_numbers and seats[s].kind == "human"
+    )
+    votes = frozenset(s for s in saved.get("rematch_votes", ()) if s in seat_numbers)
+    addresses = _number_list(saved.get("addresses"), players, str, None)
+    if row.address is not None and addresses[HOST_SEAT] is None:
+        addresses = (row.address, *addresses[1:])
+    return TableState(
+        id=row.id,
+        players=players,
+        first_seed=row.base_seed,
+        created=row.created,
+        seats=seats,
+        matches=matches,
+        host=host,
+        public=bool(row.public),
+        hints=bool(row.hints),
+        seq=action_count(match) if match is not None else 0,
+        version=row.version,
+        seen=seen,
+        pause_until=float(pause) if isinstance(pause, int | float) else None,
+        rematch_votes=votes,
+        next_seed=next_seed,
+        away=away,
+        left_at=_number_list(saved.get("left_at"), players, float, None),
+        turn_since=float(turn_since) if isinstance(turn_since, int | float) else now,
+        addresses=addresses,
+        timing=timing,
+    )
