@@ -11,7 +11,14 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from draw_dominoes import bots
-from draw_dominoes.web.names import MAX_NAME_LENGTH, REASONS, BadName, check_name
+from draw_dominoes.i18n import LANGUAGES
+from draw_dominoes.web.names import (
+    MAX_NAME_LENGTH,
+    REASONS,
+    BadName,
+    check_name,
+    explain_reason,
+)
 
 REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
@@ -54,6 +61,22 @@ ACCEPTED = [
     ("Greedy Gus", "Greedy Gus"),
     ("Ann (Bob)", "Ann (Bob)"),
     ("A.", "A."),
+    # Staff words inside other words, and dots that make no address
+    ("Badminton Bob", "Badminton Bob"),
+    ("Admiral", "Admiral"),
+    ("Staffan", "Staffan"),
+    ("Systematic Sam", "Systematic Sam"),
+    ("Modesty", "Modesty"),
+    ("Commodore", "Commodore"),
+    ("Desmond", "Desmond"),
+    ("Supporter", "Supporter"),
+    ("Officer Jenny", "Officer Jenny"),
+    ("Mo D", "Mo D"),
+    ("Mr. Smith", "Mr. Smith"),
+    ("J.R.R. Tolkien", "J.R.R. Tolkien"),
+    ("Ann 2.0", "Ann 2.0"),
+    ("v1.2", "v1.2"),
+    ("Ann @ home", "Ann @ home"),
 ]
 
 
@@ -130,6 +153,67 @@ REFUSED: list[tuple[object, str]] = [
     ("(omniscient)", "bot_label"),
     *[(f"Bot {seat + 1} ({level})", "bot_label") for seat in range(4) for level in bots.NAMES],
     *[(f"Ann ({level})", "bot_label") for level in bots.NAMES],
+    # The server's people and its own messages
+    ("Admin", "staff"),
+    ("ADMIN", "staff"),
+    ("admins", "staff"),
+    ("Administrator", "staff"),
+    ("Adm1n", "staff"),
+    ("@dmin", "staff"),
+    ("4dmin", "staff"),
+    ("A d m i n", "staff"),
+    ("A.D.M.I.N", "staff"),
+    ("Ad min", "staff"),
+    ("TheAdmin", "staff"),
+    ("AdminBob", "staff"),
+    ("sysadmin", "staff"),
+    ("Ａｄｍｉｎ", "staff"),  # fullwidth
+    ("Аdmin", "staff"),  # Cyrillic А
+    ("Server notice", "staff"),
+    ("SERVER   NOTICE", "staff"),
+    ("Servernotice", "staff"),
+    ("S e r v e r", "staff"),
+    ("Server", "staff"),
+    ("System", "staff"),
+    ("System message", "staff"),
+    ("5ystem", "staff"),
+    ("Moderator", "staff"),
+    ("SuperModerator", "staff"),
+    ("Mod", "staff"),
+    ("Mod Ann", "staff"),
+    ("M0d", "staff"),
+    ("Staff", "staff"),
+    ("$taff", "staff"),
+    ("Support", "staff"),
+    ("Tech Support", "staff"),
+    ("Official", "staff"),
+    ("Officia1", "staff"),
+    ("Verwaltung", "staff"),
+    ("Die Verwaltung", "staff"),
+    ("Systemnachricht", "staff"),
+    ("Servermeldung", "staff"),
+    ("Moderatorin", "staff"),
+    ("Offiziell", "staff"),
+    ("Betreiber", "staff"),
+    # Addresses: URLs, domains, e-mail and IP addresses
+    ("visit evil.example", "address"),
+    ("evil.example", "address"),
+    ("EVIL.COM", "address"),
+    ("evil.co.uk", "address"),
+    ("http://x", "address"),
+    ("https://evil", "address"),
+    ("www evil", "address"),
+    ("ann@mail.de", "address"),
+    ("evil[.]com", "address"),
+    ("evil(dot)com", "address"),
+    ("evil (.) com", "address"),
+    ("evil。com", "address"),  # an ideographic full stop, a dot to IDNA
+    ("evil．com", "address"),  # fullwidth full stop
+    ("еvil.соm", "address"),  # Cyrillic е, с and о
+    ("evil .com", "address"),
+    ("Ann.Lee", "address"),
+    ("xn--80ak6aa92e.com", "address"),
+    ("10.0.0.1", "address"),
 ]
 
 
@@ -146,8 +230,25 @@ def test_refused_names_say_why(name: object, reason: str) -> None:
 
 
 def test_reasons_are_the_documented_codes() -> None:
-    assert REASONS == ("type", "length", "character", "invisible", "bot_label")
+    assert REASONS == (
+        "type",
+        "length",
+        "character",
+        "invisible",
+        "bot_label",
+        "staff",
+        "address",
+    )
     assert {reason for _, reason in REFUSED} == set(REASONS)
+
+
+@pytest.mark.parametrize("reason", REASONS)
+def test_every_reason_is_explained_in_every_language(reason: str) -> None:
+    texts = {lang: explain_reason(reason, lang) for lang in LANGUAGES}
+    assert len(set(texts.values())) == len(LANGUAGES)  # translated, not copied
+    for text in texts.values():
+        assert text.endswith(".") and "{" not in text
+    assert str(MAX_NAME_LENGTH) in explain_reason("length", "de")
 
 
 def test_a_bad_name_is_a_value_error_and_survives_pickling() -> None:
