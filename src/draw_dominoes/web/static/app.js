@@ -3,7 +3,7 @@
 
 import { app, body, loadMessages, rememberLang, translateChrome, setTitle } from "./core.js";
 import { renderStart } from "./start.js";
-import { openTable, renderTable, tableKeys, tableResized, tableLanguage } from "./table.js";
+import { openTable, renderTable, tableKeys, tableResized, tableLanguage } from "./ctrl.js";
 import { openReplay, replayKeys, replayActive, replayRedraw, replayResized } from "./replay.js";
 
 let page = "start";

@@ -1,0 +1,82 @@
+// Pieces every table screen shares: the bar with heading and scores, a seat's badges and
+// name, the sound switch and the "Hint" tag.
+
+import { el, t, replace, levelName, icon, strengthName } from "../core.js";
+import { soundOn, setSound, beep } from "../sound.js";
+
+export function seatNotes(seat, message) {
+  const notes = [];
+  if (seat.seat === message.you) notes.push(el("span", { class: "badge you" }, t("seat_you")));
+  if (seat.seat === message.table.host_seat) notes.push(el("span", { class: "badge host" }, t("seat_host")));
+  if (seat.kind === "bot") notes.push(el("span", { class: "badge bot", title: t("seat_bot", { level: levelName(seat.level) }) }, strengthName(seat.level)));
+  if (seat.kind === "human" && seat.away) notes.push(el("span", { class: "badge away" }, t("seat_away")));
+  else if (seat.kind === "human" && !seat.connected) notes.push(el("span", { class: "badge offline" }, t("seat_offline")));
+  return notes;
+}
+
+/** Who is connected changed: only the badges and the spectators' count are redrawn. */
+export function refreshPresence(ctrl) {
+  const message = ctrl.state;
+  for (const seat of message.table.seats) {
+    const box = document.querySelector(`#seat-${seat.seat}-info .notes`);
+    if (box) replace(box, seatNotes(seat, message));
+  }
+  const count = document.getElementById("spectator-count");
+  if (count) count.textContent = message.table.spectators ? t("spectators", { count: message.table.spectators }) : "";
+}
+
+export function topBar(message, heading) {
+  const { view } = message;
+  const scores = view ? el("ol", { class: "scoreboard", "aria-label": t("scores_heading") },
+    message.table.seats.map((seat) => el("li", { class: seat.seat === message.you ? "mine" : "" },
+      el("span", { class: "sb-name", title: seat.name || null }, seat.seat === message.you ? t("seat_you_short") : shortName(seat)),
+      el("span", { class: "sb-score" }, String(view.scores[seat.seat]))))) : null;
+  return el("div", { class: "table-bar" },
+    el("h1", { id: "status", class: "table-heading" }, heading),
+    scores,
+    view ? el("p", { class: "target" }, t("target", { target: view.target })) : null,
+    view && message.you !== null ? soundButton() : null,
+    el("p", { id: "connection", class: "connection", hidden: true, role: "status" }),
+    el("p", { id: "errors", role: "alert", class: "errors" }));
+}
+
+/** A bot's seat in a chip: "Bot 2" (its strength is on its panel); a person's name as it is. */
+function shortName(seat) {
+  if (!seat.name) return t("seat_free");
+  return seat.kind === "bot" ? seat.name.replace(/\s*\(.*\)\s*$/, "") || seat.name : seat.name;
+}
+
+/** A bot's name with its strength in brackets kept apart, so narrow panels may drop it. */
+export function opponentName(seat) {
+  const full = seat.name || t("seat_free");
+  const short = shortName(seat);
+  if (seat.kind !== "bot" || short === full || !full.startsWith(short)) return el("span", { class: "opp-name" }, full);
+  return el("span", { class: "opp-name" }, short, el("span", { class: "name-rest" }, full.slice(short.length)));
+}
+
+export function avatar(seat) {
+  if (seat.kind === "bot") return el("span", { class: "avatar bot", "aria-hidden": "true" }, icon("robot"));
+  return el("span", { class: "avatar", "aria-hidden": "true" }, (seat.name || "?").slice(0, 1).toUpperCase());
+}
+
+/** The beep on this seat's turn: an icon-sized switch, pressed when the sound is on. */
+function soundButton() {
+  const on = soundOn();
+  return el("button", {
+    type: "button", class: "button sound icon", "data-focus": "sound", "aria-pressed": String(on),
+    "aria-label": t("sound"), title: on ? t("sound_on") : t("sound_off"),
+    onclick: () => {
+      const now = !soundOn();
+      setSound(now);
+      const button = document.querySelector('[data-focus="sound"]');
+      button.setAttribute("aria-pressed", String(now));
+      button.title = now ? t("sound_on") : t("sound_off");
+      button.replaceChildren(icon(now ? "sound-on" : "sound-off"));
+      if (now) beep();
+    },
+  }, icon(on ? "sound-on" : "sound-off"));
+}
+
+export function hintTag() {
+  return el("span", { class: "hint-tag" }, t("hint_label"));
+}

@@ -1,0 +1,104 @@
+// The match's end: who won in one sentence, the final scores, the rematch, links to the
+// replay, the review and the record, and the last round below.
+
+import { el, t, listNames } from "../core.js";
+import { topBar } from "./common.js";
+import { renderLog, renderSheet } from "./log.js";
+import { roundFacts, finalLine, renderHands } from "./round_end.js";
+
+function resultSentence(ctrl) {
+  const message = ctrl.state;
+  const { result, you } = message;
+  const seatNames = ctrl.names();
+  const scores = result.scores || (message.view ? message.view.scores : []);
+  const winners = result.winners || [];
+  const best = Math.max(...scores);
+  const others = scores.map((s, i) => [s, i]).filter(([, i]) => !winners.includes(i)).map(([s]) => s);
+  const runnerUp = others.length ? Math.max(...others) : best;
+  if (result.is_draw) {
+    if (you !== null && winners.includes(you)) {
+      const rest = winners.filter((w) => w !== you).map((w) => seatNames[w]).join(", ");
+      return t("result_draw_you", { names: rest, score: best });
+    }
+    return t("result_draw", { names: winners.map((w) => seatNames[w]).join(", "), score: best });
+  }
+  const winner = winners[0];
+  if (you !== null && winner === you) return t("result_you_won", { score: best, other: runnerUp });
+  // Every reader sees the same result: the winner against the best of the rest.
+  const facts = { name: seatNames[winner], score: best, other: runnerUp };
+  if (you !== null && scores[you] !== runnerUp) return t("result_other_won_you", { ...facts, mine: scores[you] });
+  return t("result_other_won", facts);
+}
+
+export function renderMatchEnd(ctrl) {
+  const message = ctrl.state;
+  const { table: info, you } = message;
+  const seatNames = ctrl.names();
+  const scores = message.result.scores || message.view.scores;
+  const ranked = scores.map((score, seat) => ({ score, seat })).sort((a, b) => b.score - a.score);
+  const wrap = el("div", { class: "match-page" });
+  wrap.append(topBar(message, t("status_over", { number: info.match_number })));
+  const card = el("section", { id: "result", class: "card match-end", "aria-labelledby": "result-text" },
+    el("h2", { id: "result-text", class: "result-sentence" }, resultSentence(ctrl)),
+    el("ol", { id: "final-scores", class: "final-scores" }, ranked.map(({ score, seat }) => el("li", {
+      class: message.result.winners.includes(seat) ? "winner" : "",
+    }, el("span", { class: "fs-name" }, seat === you ? t("seat_you_name", { name: seatNames[seat] }) : seatNames[seat]),
+    el("span", { class: "fs-score" }, String(score))))));
+  const rematch = message.rematch;
+  const rematchBox = el("div", { class: "rematch" });
+  if (you !== null) {
+    const accepted = rematch ? rematch.accepted.includes(you) : false;
+    rematchBox.append(el("button", {
+      type: "button", class: "button primary big", "data-action": "rematch", id: "rematch-button",
+      "aria-disabled": accepted ? "true" : null,
+      onclick: () => { if (!accepted) ctrl.rematch(); },
+    }, accepted ? t("rematch_accepted") : t("rematch_button")));
+  }
+  rematchBox.append(el("p", { id: "rematch-status", class: "muted", role: "status" }, rematchText(ctrl)));
+  card.append(rematchBox);
+  const last = info.match_number - 1;
+  card.append(el("p", { class: "links" },
+    el("a", { href: `/t/${info.id}/replay/${last}`, id: "replay-link", class: "button" }, t("replay_this")),
+    el("a", { href: `/t/${info.id}/replay/${last}#review`, id: "review-link", class: "button" }, t("review_button")),
+    el("a", { href: `/api/tables/${info.id}/matches/${last}/record`, download: "", id: "download-record", class: "button ghost" }, t("download_record"))));
+  const earlier = (info.finished_matches || []).filter((n) => n !== last);
+  if (earlier.length) {
+    card.append(el("p", { class: "muted earlier" }, t("earlier_matches"), " ",
+      earlier.map((n) => el("a", { href: `/t/${info.id}/replay/${n}` }, t("replay_link", { number: n + 1 })))));
+  }
+  wrap.append(card);
+  const below = el("div", { class: "below" });
+  if (message.last_round) {
+    const facts = roundFacts(message);
+    below.append(el("section", { class: "card last-round", "aria-labelledby": "round-over-heading" },
+      el("h2", { id: "round-over-heading" }, t("round_over_heading", { number: facts.summary.number })),
+      el("p", { id: "round-explanation", class: "settle" }, facts.explanation),
+      finalLine(facts), renderHands(message, facts)));
+  }
+  below.append(renderSheet(ctrl), renderLog(ctrl));
+  wrap.append(below);
+  return wrap;
+}
+
+/** Who wants a rematch and whom it waits for; nothing before anybody asked. */
+function rematchText(ctrl) {
+  const message = ctrl.state;
+  const { rematch, you } = message;
+  if (!rematch || !rematch.accepted.length) return "";
+  const seatNames = ctrl.names();
+  const human = (seat) => message.table.seats[seat] && message.table.seats[seat].kind !== "bot";
+  const accepted = rematch.accepted.filter(human);
+  const waiting = rematch.needed.filter((seat) => !rematch.accepted.includes(seat));
+  const others = accepted.filter((seat) => seat !== you).map((seat) => seatNames[seat]);
+  const waitingNames = listNames(waiting.filter((seat) => seat !== you).map((seat) => seatNames[seat]));
+  if (!waiting.length) return t("rematch_starting");
+  if (you !== null && rematch.accepted.includes(you)) {
+    return others.length
+      ? t("rematch_you_and_waiting", { names: listNames(others), waiting: waitingNames })
+      : t("rematch_you_waiting", { waiting: waitingNames });
+  }
+  if (!others.length) return "";
+  const wants = t(others.length === 1 ? "rematch_wants_one" : "rematch_wants_many", { names: listNames(others) });
+  const rest = waiting.filter((seat) => seat !== you);
+  return you === null && rest.length ? `${wants} ${t("rematch_waiting", { names: waitingNames })}` : wants;
+}
