@@ -276,7 +276,7 @@ def test_a_refused_database_write_does_not_stop_the_bots(tmp_path: Path) -> None
             raw.execute("DROP TRIGGER refuse_actions")
         await until(lambda: table.state.seq >= 2, "the bot moves once the database is writable")
         assert set(ann.errors()) == {"bot_failed"}
-        reloaded = make_runtime(db).get(table.id).state.match
+        reloaded = (await make_runtime(db).get(table.id)).state.match
         assert reloaded is not None and table.state.match is not None
         assert reloaded.current_round.history == table.state.match.current_round.history
         await close(runtime)
@@ -312,9 +312,9 @@ def test_one_damaged_record_leaves_the_other_tables_playable(tmp_path: Path) -> 
         damaged = raw.execute("SELECT * FROM matches WHERE table_id = ?", (bad,)).fetchall()
 
     runtime = make_runtime(db, round_pause=0)
-    assert runtime.get(good).state.status == "playing"
+    assert asyncio.run(runtime.get(good)).state.status == "playing"
     with pytest.raises(UserError) as refused:
-        runtime.get(bad)
+        asyncio.run(runtime.get(bad))
     assert refused.value.code == "unavailable"
     assert set(runtime.tables) == {good} and set(runtime.unavailable) == {bad}
     runtime.store.close()
@@ -490,6 +490,6 @@ def test_a_refused_final_record_refuses_the_move_and_changes_nothing(tmp_path: P
         return table.id
 
     table_id = asyncio.run(body())
-    reloaded = make_runtime(db).get(table_id).state
+    reloaded = asyncio.run(make_runtime(db).get(table_id)).state
     assert reloaded.status == "over" and reloaded.match is not None
     assert max(reloaded.match.scores) >= reloaded.match.target

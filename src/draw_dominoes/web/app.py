@@ -21,6 +21,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .metrics import Counts, Metrics
 from .routes import api, ops, pages, play
 from .routes.deps import Budgets, Services, error_response, request_lang
+from .runtime.bus import Bus
+from .runtime.relay import Relay
 from .runtime.runtime import TableRuntime
 from .settings import Settings
 from .stores import open_store
@@ -79,12 +81,18 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if options.bus:  # refused at start (one clear line) if Redis does not answer
+            relay = Relay(runtime, Bus(options.bus, runtime.process, options.bus_prefix))
+            await relay.start()
+            runtime.relay = relay
         keeper = asyncio.get_running_loop().create_task(keep(runtime))
         yield
         keeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await keeper
         await runtime.close()
+        if runtime.relay is not None:
+            await runtime.relay.bus.close()
         store.close()
 
     app = FastAPI(
@@ -123,15 +131,18 @@ def create_app(
 
 
 async def keep(runtime: TableRuntime) -> None:
-    """Now and then: renew this process's leases and let unused tables leave memory."""
+    """Now and then: renew this process's leases, repeat who is connected here, take
+    over tables whose owner died, and let unused tables leave memory."""
     settings = runtime.settings
-    period = max(0.5, min(settings.lease_seconds / 3, settings.idle_seconds / 4, 30.0))
+    period = max(0.2, min(settings.lease_seconds / 4, settings.idle_seconds / 4, 30.0))
     while True:
         await asyncio.sleep(period)
         try:
             runtime.renew_leases()
         except StoreUnavailable:
             log.warning("the store is unavailable: leases not renewed")
+        if runtime.relay is not None:
+            runtime.relay.sweep()
         runtime.evict_idle()
 
 
@@ -150,4 +161,7 @@ def live_figures(app: FastAPI, services: Services) -> dict[str, float]:
         "analyses": scheduler.analyses,
         "reviews": len(runtime.reviews.jobs),
         "stale_writes": runtime.stale_writes,
+        "owned_tables": sum(1 for live in runtime.tables.values() if runtime.owns(live)),
+        "forwarded": runtime.relay.bus.forwarded if runtime.relay else 0,
+        "takeovers": runtime.relay.takeovers if runtime.relay else 0,
     }

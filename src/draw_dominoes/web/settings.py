@@ -121,8 +121,9 @@ class Settings:
         group="processes",
         metavar="NAME",
     )
+    bus_prefix: str = option("draw:", "the prefix of every channel on the bus", flag=False)
     lease_seconds: float = option(
-        10.0,
+        5.0,
         "a table's owner must renew its lease within this time, or another takes it",
         group="processes",
         metavar="SECONDS",

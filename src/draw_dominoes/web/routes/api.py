@@ -91,7 +91,7 @@ async def public_tables(services: ServicesDep) -> dict[str, object]:
 async def table_info(table_id: str, request: Request, services: ServicesDep) -> Response:
     # Every route that touches the runtime is ``async``: it runs on the event loop, the
     # only thread that reads or changes tables.
-    state = services.find(table_id, client_address(request)).state
+    state = (await services.find(table_id, client_address(request))).state
     return JSONResponse(
         {
             "id": state.id,
@@ -109,7 +109,7 @@ async def table_info(table_id: str, request: Request, services: ServicesDep) -> 
 async def join(table_id: str, request: Request, services: ServicesDep) -> Response:
     data = await body_of(request, services.settings)
     address = client_address(request)
-    services.find(table_id, address)
+    await services.find(table_id, address)
     seat, token = await services.runtime.join(table_id, data.get("name"), data.get("seat"), address)
     response = JSONResponse({"seat": seat, "token": token, "url": f"/t/{table_id}"})
     seat_cookie(response, table_id, token)
@@ -125,8 +125,8 @@ def match_number(text: str) -> int:
 
 @router.get("/tables/{table_id}/matches/{number}/record")
 async def download(table_id: str, number: str, request: Request, services: ServicesDep) -> Response:
-    services.find(table_id, client_address(request))
-    _, match = services.runtime.finished_match(table_id, match_number(number))
+    await services.find(table_id, client_address(request))
+    _, match = await services.runtime.finished_match(table_id, match_number(number))
     return Response(
         record.dumps(match),
         media_type="application/json",
@@ -143,15 +143,15 @@ async def start_review(
     """Start the review of a finished match (once: it is stored), answered like GET."""
     await body_of(request, services.settings)
     address = client_address(request)
-    services.find(table_id, address)
+    await services.find(table_id, address)
     lang = request_lang(request)
     runtime, n = services.runtime, match_number(number)
-    status = runtime.review_status(table_id, n, lang)
+    status = await runtime.review_status(table_id, n, lang)
     if status["status"] in ("none", "failed"):
         if not services.budgets.reviewing.allow(address):
             raise UserError("rate_limited")
-        runtime.start_review(table_id, n)
-        status = runtime.review_status(table_id, n, lang)
+        await runtime.start_review(table_id, n)
+        status = await runtime.review_status(table_id, n, lang)
     return JSONResponse(status, status_code=202 if status["status"] == "running" else 200)
 
 
@@ -160,8 +160,10 @@ async def review_of(
     table_id: str, number: str, request: Request, services: ServicesDep
 ) -> Response:
     """A finished match's review: how far it is while it runs, then the review."""
-    services.find(table_id, client_address(request))
-    status = services.runtime.review_status(table_id, match_number(number), request_lang(request))
+    await services.find(table_id, client_address(request))
+    status = await services.runtime.review_status(
+        table_id, match_number(number), request_lang(request)
+    )
     return JSONResponse(status)
 
 
@@ -171,7 +173,7 @@ async def replay(
 ) -> Response:
     """One position of a finished match; ``deal`` shows a round's deal, not the end
     of the round before it."""
-    services.find(table_id, client_address(request))
+    await services.find(table_id, client_address(request))
     query = request.query_params
     step_number = parse_size(step)
     if step_number is None:
@@ -179,7 +181,7 @@ async def replay(
     width = parse_width(query.get("width"))
     height = parse_size(query.get("height"))
     deal = query.get("deal", "").lower() in ("1", "true", "yes", "on")
-    answer = services.runtime.replay_step(
+    answer = await services.runtime.replay_step(
         table_id, match_number(number), step_number, request_lang(request), width, height, deal
     )
     return JSONResponse(answer)

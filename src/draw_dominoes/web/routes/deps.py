@@ -79,13 +79,13 @@ class Services:
     budgets: Budgets
     counts: Counts
 
-    def find(self, table_id: str, address: str) -> LiveTable:
+    async def find(self, table_id: str, address: str) -> LiveTable:
         """A table by id; an address that keeps guessing ids must slow down."""
         misses = self.budgets.misses
         if misses.empty(address):
             raise UserError("rate_limited")
         try:
-            return self.runtime.get(table_id)
+            return await self.runtime.get(table_id)
         except UserError as error:
             if error.code == "unknown_table" and not misses.allow(address):
                 raise UserError("rate_limited") from None

@@ -91,7 +91,7 @@ async def play(socket: WebSocket, table_id: str) -> None:
     address = client_address(socket)
     await socket.accept()
     try:
-        live = services.find(table_id, address)
+        live = await services.find(table_id, address)
     except UserError as error:
         await turn_away(socket, error, lang, 4429 if error.code == "rate_limited" else 4404)
         return

@@ -36,6 +36,8 @@ class LiveTable:
     everything else here is this process's own (connections, caches, timers, tasks)."""
 
     state: TableState
+    owner: str = ""
+    """The process that holds the table's lease: this one, or the one it relays for."""
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     touched: float = 0.0
@@ -57,9 +59,29 @@ class LiveTable:
     """Per seat, the last hint's analysis and where it was asked (match number and
     action count): asking again at the same position costs nothing."""
 
+    crowd: dict[str, tuple[float, dict[int | None, int]]] = field(default_factory=dict)
+    """Connections at other processes (owner only): per process, when it last said, and
+    how many it has per seat (``None``: spectators)."""
+
     @property
     def id(self) -> str:
         return self.state.id
+
+    def counts(self) -> dict[int | None, int]:
+        """This process's connections per seat (``None``: spectators)."""
+        counted: dict[int | None, int] = {}
+        for conn in self.connections:
+            counted[conn.seat] = counted.get(conn.seat, 0) + 1
+        return counted
+
+    def everyone(self) -> tuple[frozenset[int], int]:
+        """The seats with a connection at any process, and all spectators."""
+        total = self.counts()
+        for _, counted in self.crowd.values():
+            for seat, number in counted.items():
+                total[seat] = total.get(seat, 0) + number
+        seats = frozenset(s for s, n in total.items() if s is not None and n > 0)
+        return seats, total.get(None, 0)
 
     def seat_of_token(self, token: str | None) -> int | None:
         if not token:

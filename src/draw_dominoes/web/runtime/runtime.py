@@ -10,9 +10,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ... import bots
 from ...i18n import LANGUAGES
-from ...match import Match
 from .. import advice, present
 from ..scheduler import BotScheduler
 from ..settings import Settings
@@ -34,7 +32,11 @@ from ..table import (
 )
 from ..table import intents as i
 from ..table.state import from_row
+from .bots import BotTurns
+from .finished import FinishedMatches
+from .hints import Hints
 from .live import Connection, LiveTable
+from .relay import Relay
 
 __all__ = ["TableRuntime", "fresh_seed"]
 
@@ -49,16 +51,11 @@ def fresh_seed() -> int:
     return secrets.randbits(63)
 
 
-def spawn(work: Coroutine[Any, Any, Any]) -> None:
-    task = asyncio.get_running_loop().create_task(work)
-    BACKGROUND.add(task)
-    task.add_done_callback(BACKGROUND.discard)
-
-
-class TableRuntime:
+class TableRuntime(FinishedMatches):
     """The tables this process serves. Every change goes through ``step``/``due``; the
-    runtime stores the result first (a compare-and-set on the table's version), takes
-    the new state only then, publishes it once, and starts bots and the next timer."""
+    runtime stores the result first (a compare-and-set on the table's version, fenced by
+    the table's lease), takes the new state only then, publishes it once, and starts
+    bots and the next timer. With a bus, tables another process owns are relayed."""
 
     def __init__(
         self,
@@ -75,7 +72,7 @@ class TableRuntime:
         self.timing = Timing(settings.round_pause, settings.away_seconds, settings.host_grace)
         self.clock = clock
         self.process = settings.process or secrets.token_hex(6)
-        """This process's name in leases (and on the bus)."""
+        """This process's name in leases and on the bus."""
         self.tables: dict[str, LiveTable] = {}
         self.unavailable: dict[str, str] = {}
         """Stored tables that could not be rebuilt, with the reason; their rows stay untouched."""
@@ -84,18 +81,30 @@ class TableRuntime:
         self.stale_writes = 0
         """Commits refused because another process had moved the table on."""
         self.allow_seeds = settings.allow_seeds
+        self.bots = BotTurns(self)
+        self.hints = Hints(self)
+        self.relay: Relay | None = None
 
-    # ------------------------------------------------------------ memory
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        BACKGROUND.add(task)
+        task.add_done_callback(BACKGROUND.discard)
 
-    def get(self, table_id: str) -> LiveTable:
-        """The table, from memory or loaded from the store (and leased to this process)."""
+    # ------------------------------------------------------------ memory and leases
+
+    def owns(self, live: LiveTable) -> bool:
+        return live.owner == self.process and self.tables.get(live.id) is live
+
+    async def get(self, table_id: str) -> LiveTable:
+        """The table, from memory or loaded from the store: leased to this process, or
+        (with a bus, while another process holds it) relayed for its owner."""
         live = self.tables.get(table_id)
         if live is None:
-            live = self._load(table_id)
+            live = await self._load(table_id)
         live.touched = time.monotonic()
         return live
 
-    def _load(self, table_id: str) -> LiveTable:
+    async def _load(self, table_id: str) -> LiveTable:
         if table_id in self.unavailable:
             raise UserError("unavailable")
         try:
@@ -110,33 +119,42 @@ class TableRuntime:
             self.unavailable[row.id] = f"{type(exc).__name__}: {exc}"
             log.exception("table %s cannot be loaded; it is left as stored", row.id)
             raise UserError("unavailable") from None
-        self._lease(table_id)
-        live = LiveTable(state, touched=time.monotonic())
+        found = self.tables.get(table_id)  # loaded meanwhile by another request
+        if found is not None:
+            return found
+        owner = self._lease(table_id)
+        live = LiveTable(state, owner=owner, touched=time.monotonic())
         self.tables[table_id] = live
-        self._resume(live)
+        if owner == self.process:
+            self.resume(live)
+        elif self.relay is not None:
+            await self.relay.follow(live)
         return live
 
-    def _lease(self, table_id: str) -> None:
-        """Hold the table. A process without a bus is alone on its database: a lease it
-        finds is a dead process's (this one before a restart), and it takes the table."""
+    def _lease(self, table_id: str) -> str:
+        """Who serves the table: this process if it can hold the lease. A process without
+        a bus is alone on its database: a lease it finds is a dead process's (this one
+        before a restart), and it takes the table."""
         store, seconds = self.store, self.settings.lease_seconds
         try:
-            taken = store.take_lease(table_id, self.process, seconds)
-            if not taken and not self.settings.bus:
-                holder = store.lease_owner(table_id)
-                if holder is not None:
-                    store.drop_lease(table_id, holder)
-                taken = store.take_lease(table_id, self.process, seconds)
+            if store.take_lease(table_id, self.process, seconds):
+                return self.process
+            holder = store.lease_owner(table_id)
+            if self.relay is not None and holder is not None:
+                return holder
+            if holder is not None:
+                store.drop_lease(table_id, holder)
+            if store.take_lease(table_id, self.process, seconds):
+                return self.process
         except StoreUnavailable:
-            raise UserError("unavailable") from None
-        if not taken:
-            raise UserError("unavailable")
+            pass
+        raise UserError("unavailable")
 
-    def _resume(self, live: LiveTable) -> None:
-        """A table entering memory picks up its bots and its next deadline."""
+    def resume(self, live: LiveTable) -> None:
+        """A table this process owns now picks up its bots and its next deadline."""
         with contextlib.suppress(RuntimeError):  # outside a running loop: nothing to time
             asyncio.get_running_loop()
-            self._schedule_bots(live)
+            self.bots.schedule(live)
             self._wake(live, live.state.deadline())
 
     def evict_idle(self) -> int:
@@ -147,6 +165,7 @@ class TableRuntime:
             for live in self.tables.values()
             if live.touched < cutoff
             and not live.connections
+            and not live.crowd
             and live.bot_task is None
             and not live.lock.locked()
         ]
@@ -161,19 +180,24 @@ class TableRuntime:
             live.timer, live.wake_at = None, None
         if live.bot_task is not None and live.bot_task is not asyncio.current_task():
             live.bot_task.cancel()
+        owned = live.owner == self.process
         if self.tables.get(live.id) is live:
             del self.tables[live.id]
-        with contextlib.suppress(StoreUnavailable):
-            self.store.drop_lease(live.id, self.process)
+        if owned:
+            with contextlib.suppress(StoreUnavailable):
+                self.store.drop_lease(live.id, self.process)
+        elif self.relay is not None:
+            self.spawn(self.relay.bus.unwatch(live.id))
 
     def renew_leases(self) -> None:
         """Keep this process's tables; one whose lease was lost is dropped at once."""
         held = self.store.renew_leases(self.process, self.settings.lease_seconds)
-        for live in [t for t in self.tables.values() if t.id not in held]:
-            log.warning("table %s: its lease was lost; another process serves it", live.id)
-            self._lost(live)
+        for live in [t for t in self.tables.values() if t.owner == self.process]:
+            if live.id not in held:
+                log.warning("table %s: its lease was lost; another process serves it", live.id)
+                self.lost(live)
 
-    def _lost(self, live: LiveTable) -> None:
+    def lost(self, live: LiveTable) -> None:
         """Another process serves the table now: our clients reconnect (to any process)."""
         self._drop(live)
         for conn in list(live.connections):
@@ -231,25 +255,30 @@ class TableRuntime:
                 continue
             except StoreUnavailable:
                 raise UserError("unavailable") from None
-        self._lease(state.id)
-        live = LiveTable(state, touched=time.monotonic())
+        if self._lease(state.id) != self.process:
+            raise UserError("unavailable")
+        live = LiveTable(state, owner=self.process, touched=time.monotonic())
         self.tables[state.id] = live
         return live, token
+
+    async def start(self, live: LiveTable, seat: int) -> None:
+        """The host deals the first match."""
+        await self.apply(live, i.Start(), seat)
 
     async def join(
         self, table_id: str, name: object, seat: object = None, address: str | None = None
     ) -> tuple[int, str]:
         """Take an open seat (the first, or the one asked for) under a display name."""
-        live = self.get(table_id)
+        live = await self.get(table_id)
         token = secrets.token_urlsafe(18)
         digest = hash_token(token)
         await self.apply(live, i.Join(name, seat, digest, address), None)
+        if not self.owns(live):  # the owner took the seat: wait until its commit is here
+            async with asyncio.timeout(5):
+                while all(s.token_hash != digest for s in live.state.seats):
+                    await asyncio.sleep(0.01)
         taken = next(s.seat for s in live.state.seats if s.token_hash == digest)
         return taken, token
-
-    async def start(self, live: LiveTable, seat: int) -> None:
-        """The host deals the first match."""
-        await self.apply(live, i.Start(), seat)
 
     def public_tables(self, limit: int = 50) -> list[dict[str, Any]]:
         """Public tables waiting for players while someone is there, newest first; read
@@ -280,7 +309,13 @@ class TableRuntime:
         seat: int | None,
         conn: Connection | None = None,
     ) -> None:
-        """Step the table; ``UserError`` if the intent is refused (nothing changed then)."""
+        """Step the table; ``UserError`` if the intent is refused (nothing changed then).
+        At a table another process owns, the intent goes to the owner."""
+        if not self.owns(live):
+            if self.relay is None:
+                raise UserError("table_moved")
+            await self.relay.forward(live, intent, seat, conn)
+            return
         async with live.lock:
             transition = step(live.state, intent, seat, self.clock(), fresh=fresh_seed())
             self._check_bot_tables(live.state, transition.state)
@@ -291,7 +326,7 @@ class TableRuntime:
         """A deadline passed: step the table by the clock."""
         try:
             async with live.lock:
-                if self.tables.get(live.id) is not live:
+                if not self.owns(live):
                     return
                 transition = due(live.state, self.clock(), fresh=fresh_seed())
                 self._commit(live, transition)
@@ -310,7 +345,7 @@ class TableRuntime:
             except StaleWrite:
                 self.stale_writes += 1
                 log.warning("table %s: a stale write was refused; the table is dropped", live.id)
-                self._lost(live)
+                self.lost(live)
                 raise UserError("table_moved") from None
             except StoreUnavailable:
                 raise UserError("unavailable") from None
@@ -323,9 +358,8 @@ class TableRuntime:
         if len(new.matches) == len(old.matches):
             return
         address = new.solo_address()
-        if address is None:
-            return
-        self._check_room(address)
+        if address is not None:
+            self._check_room(address)
 
     def _check_room(self, address: str) -> None:
         try:
@@ -336,15 +370,19 @@ class TableRuntime:
             raise UserError("too_many_bot_tables", limit=self.settings.max_bot_tables)
 
     def _follow(self, live: LiveTable, transition: Transition, conn: Connection | None) -> None:
+        announce = False
         for effect in transition.effects:
             if isinstance(effect, Publish):
-                self.publish(live, announce=effect.announce)
+                announce = effect.announce
+                self.publish(live, announce=announce)
             elif isinstance(effect, AskBot):
-                self._schedule_bots(live)
+                self.bots.schedule(live)
             elif isinstance(effect, AskHint):
-                self._hint(live, conn, effect)
+                self.hints.ask(live, conn, effect)
             elif isinstance(effect, WakeAt):
                 self._wake(live, effect.when)
+        if self.relay is not None:
+            self.relay.transition_done(live, transition, announce)
 
     def _wake(self, live: LiveTable, when: float | None, *, force: bool = False) -> None:
         """One timer per table, at its earliest deadline."""
@@ -358,41 +396,68 @@ class TableRuntime:
 
         def fire() -> None:
             live.timer, live.wake_at = None, None
-            spawn(self._due(live))
+            self.spawn(self._due(live))
 
         delay = max(0.0, when - self.clock())
         live.timer = asyncio.get_running_loop().call_later(delay, fire)
 
-    # ------------------------------------------------------------ connections
+    # ------------------------------------------------------------ presence
 
     async def connect(self, live: LiveTable, conn: Connection) -> None:
         """A new connection gets the state; the others only hear, soon, who is here now."""
         if conn.seat is None and live.state.spectators >= self.settings.max_spectators:
             raise UserError("too_many_spectators", limit=self.settings.max_spectators)
-        first = conn.seat is None or live.connections_of(conn.seat) == 0
-        if first:
-            await self.apply(live, i.Arrive(), conn.seat)
         live.connections.add(conn)
         live.touched = time.monotonic()
+        if self.relay is not None:
+            self.relay.local[id(conn)] = conn
+        try:
+            await self.recount(live)
+        except UserError:
+            await self.disconnect(live, conn)
+            raise
         conn.deliver(self.state_text(live, conn, announce=False), "state")
         conn.deliver(present.presence_text(live.state), "presence")
-        self._presence_soon(live)
+        self.presence_soon(live)
 
     async def disconnect(self, live: LiveTable, conn: Connection) -> None:
         if conn not in live.connections:
             return
         live.connections.discard(conn)
         live.touched = time.monotonic()
-        self._presence_soon(live)
-        if self.tables.get(live.id) is not live:
-            return  # dropped: its new owner hears of presence from its own clients
-        if conn.seat is None or live.connections_of(conn.seat) == 0:
-            try:
-                await self.apply(live, i.Leave(), conn.seat)
-            except UserError as error:
-                log.warning("table %s: a departure was not stored (%s)", live.id, error.code)
+        if self.relay is not None:
+            self.relay.local.pop(id(conn), None)
+        self.presence_soon(live)
+        if self.tables.get(live.id) is live:
+            await self.recount_quietly(live)
 
-    def _presence_soon(self, live: LiveTable) -> None:
+    async def recount(self, live: LiveTable) -> None:
+        """Who is connected, at every process, as the table's state knows it: an owner
+        steps the table for each seat that came or went; a relay tells the owner."""
+        if not self.owns(live):
+            if self.relay is not None:
+                self.relay.tell_presence(live)
+            return
+        seats, spectators = live.everyone()
+        state = live.state
+        changes: list[tuple[i.Intent, int | None]] = [
+            (i.Arrive(), s) for s in sorted(seats - state.present)
+        ]
+        changes += [(i.Leave(), s) for s in sorted(state.present - seats)]
+        step_count = spectators - state.spectators
+        changes += [(i.Arrive() if step_count > 0 else i.Leave(), None)] * abs(step_count)
+        for intent, seat in changes:
+            await self.apply(live, intent, seat)
+        if changes and self.relay is not None:
+            self.relay.post_presence(live)
+
+    async def recount_quietly(self, live: LiveTable) -> None:
+        try:
+            await self.recount(live)
+        except UserError as error:
+            log.warning("table %s: who is here was not stored (%s)", live.id, error.code)
+
+    def presence_soon(self, live: LiveTable) -> None:
         """Coalesce comings and goings: one small message for a burst of them."""
         if live.presence_due:
             return
@@ -405,6 +470,8 @@ class TableRuntime:
                 conn.deliver(text, "presence")
 
         asyncio.get_running_loop().call_later(self.settings.presence_delay, send)
+
+    # ------------------------------------------------------------ one connection
 
     async def handle(self, live: LiveTable, conn: Connection, message: dict[str, Any]) -> None:
         """One client message; ``UserError`` if it is refused (and then nothing changed)."""
@@ -432,8 +499,8 @@ class TableRuntime:
         return present.encoded_state(live, conn, announce=announce, now=self.clock())
 
     def publish(self, live: LiveTable, *, announce: bool = False) -> None:
-        """Queue every connection its own state (each seat only its view, R21). Nothing here
-        waits: each connection's outbox sends at the pace its client reads."""
+        """Queue every connection here its own state (each seat only its view, R21).
+        Nothing waits: each connection's outbox sends at the pace its client reads."""
         for conn in list(live.connections):
             conn.deliver(self.state_text(live, conn, announce=announce), "state")
 
@@ -443,150 +510,8 @@ class TableRuntime:
         for conn in list(live.connections):
             message = {"type": "error", "code": code, "message": error.message(conn.lang)}
             conn.deliver(present.encode(message))
-
-    # ------------------------------------------------------------ bots
-
-    def _schedule_bots(self, live: LiveTable) -> None:
-        if live.bot_task is not None or live.state.bot_to_move() is None:
-            return
-        live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
-
-    async def _run_bots(self, live: LiveTable) -> None:
-        """Play bot turns until a person is to move; search bots think in worker processes.
-
-        A failing turn (a bot error, a refused database write) is logged, reported to the
-        table's clients and tried again after a growing pause: the table never freezes.
-        """
-        failures = 0
-        settings = self.settings
-        try:
-            while self.tables.get(live.id) is live:
-                try:
-                    if not await self._bot_turn(live):
-                        return
-                    failures = 0
-                except Exception:  # anything a bot or the database raised: retry below
-                    failures += 1
-                    log.exception("table %s: bot turn failed (attempt %d)", live.id, failures)
-                    self.report_error(live, "bot_failed")
-                    pause = settings.retry_delay * 2 ** (failures - 1)
-                    await asyncio.sleep(min(settings.max_retry_delay, pause))
-        finally:
-            live.bot_task = None
-
-    async def _bot_turn(self, live: LiveTable) -> bool:
-        """One bot move if a bot is to move; False when it is nobody's or a person's turn."""
-        state = live.state
-        seat = state.bot_to_move()
-        match = state.match
-        if seat is None or match is None:
-            return False
-        round_start = bool(match.rounds) and not match.current_round.history
-        if self.settings.bot_delay:
-            await asyncio.sleep(self.settings.bot_delay * (2 if round_start else 1))
-        if live.state.bot_to_move() != seat or live.state.seq != state.seq:
-            return True  # the person came back while the bot waited: look again
-        number = len(state.matches) - 1
-        decision = bots.decision_seed(state.seed_of(number), state.seq, seat)
-        view = match.view(seat)
-        action = await self.scheduler.decide(live.id, state.level_of(seat), decision, view)
-        await self.apply(live, i.BotMove(number, state.seq, action), seat)
-        return True
-
-    # ------------------------------------------------------------ hints
-
-    def _hint(self, live: LiveTable, conn: Connection | None, asked: AskHint) -> None:
-        """The seat to move asked what the analysis would play. The answer, worked out in
-        the bot pool from this seat's own view (R21), goes to this connection alone."""
-        if conn is None:
-            return
-        seat = asked.seat
-        match = live.state.match
-        assert match is not None
-        view = match.view(seat)
-        known = live.hinted.get(seat)
-        if known is not None and known[:2] == (asked.number, asked.seq):  # the same answer
-            text = present.encode(advice.hint_message(known[2], view.line, conn.lang, asked.seq))
-            asyncio.get_running_loop().call_soon(conn.deliver, text)  # after the "ok"
-            return
-        if seat in live.hinting:
-            raise UserError("hint_busy")
-        live.hinting.add(seat)
-        spawn(self._work_out_hint(live, conn, asked, match))
-
-    async def _work_out_hint(
-        self, live: LiveTable, conn: Connection, asked: AskHint, match: Match
-    ) -> None:
-        view = match.view(asked.seat)
-        try:
-            seed = bots.decision_seed(live.state.seed_of(asked.number), asked.seq, asked.seat)
-            entries = await self.scheduler.run(
-                live.id, advice.hint_entries, view, self.settings.analysis_iterations, seed
-            )
-        except Exception:  # the analysis failed: say so to the one who asked
-            log.exception("table %s: a hint could not be worked out", live.id)
-            error = UserError("hint_failed")
-            message = {"type": "error", "code": error.code, "message": error.message(conn.lang)}
-            conn.deliver(present.encode(message))
-            return
-        finally:
-            live.hinting.discard(asked.seat)
-        live.hinted[asked.seat] = (asked.number, asked.seq, entries)
-        state = live.state
-        if (len(state.matches) - 1, state.seq) == (asked.number, asked.seq) and (
-            conn in live.connections
-        ):
-            message = advice.hint_message(entries, view.line, conn.lang, asked.seq)
-            conn.deliver(present.encode(message))
-
-    # ------------------------------------------------------------ finished matches
-
-    def finished_match(self, table_id: str, number: int) -> tuple[LiveTable, Match]:
-        """A match that is over (records of running matches would show hidden tiles)."""
-        live = self.get(table_id)
-        matches = live.state.matches
-        if not 0 <= number < len(matches):
-            raise UserError("unknown_match")
-        match = matches[number]
-        if not match.is_over:
-            raise UserError("match_running")
-        return live, match
-
-    def start_review(self, table_id: str, number: int) -> bool:
-        """Start reviewing a finished match unless it is stored or under way."""
-        live, match = self.finished_match(table_id, number)
-        return self.reviews.start(live.id, number, match)
-
-    def review_status(self, table_id: str, number: int, lang: str) -> dict[str, Any]:
-        """A finished match's review: ``none`` (not asked for), ``running`` with how many
-        decisions are done, ``failed``, or ``done`` with the review in ``lang``."""
-        live, match = self.finished_match(table_id, number)
-        stored = self.reviews.stored(live.id, number)
-        if stored is not None:
-            names = list(present.seat_names(live.state, lang))
-            kinds = [s.kind for s in live.state.seats]
-            answer = advice.review_answer(match, stored, names, kinds, lang)
-            return {"status": "done", "review": answer}
-        progress = self.reviews.progress(live.id, number)
-        if progress is not None:
-            return {"status": "running", "done": progress[0], "total": progress[1]}
-        if (live.id, number) in self.reviews.failed:
-            return {"status": "failed"}
-        return {"status": "none"}
-
-    def replay_step(
-        self,
-        table_id: str,
-        number: int,
-        step_number: int,
-        lang: str,
-        width: int,
-        height: int | None = None,
-        deal: bool = False,
-    ) -> dict[str, Any]:
-        live, match = self.finished_match(table_id, number)
-        names = list(present.seat_names(live.state, lang))
-        return present.replay_step(match, names, step_number, lang, width, height, deal)
+        if self.relay is not None and self.owns(live):
+            self.relay.post_error(live, code)
 
     async def close(self) -> None:
         """Stop: timers and bots end, leases are let go (another process may take over)."""

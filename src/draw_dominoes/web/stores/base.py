@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 __all__ = [
     "LobbyRow",
@@ -22,6 +23,8 @@ __all__ = [
     "TableRow",
     "Write",
     "hash_token",
+    "write_from_json",
+    "write_to_json",
 ]
 
 
@@ -145,6 +148,28 @@ class SaveTable:
 
 
 Write = SaveAction | SaveSeat | SaveMatch | SaveTable
+
+_WRITES: dict[str, type[Any]] = {
+    cls.__name__: cls for cls in (SaveAction, SaveSeat, SaveMatch, SaveTable)
+}
+
+
+def write_to_json(write: Write) -> dict[str, Any]:
+    """A write as JSON data: the owner of a table tells the other processes its commits."""
+    data: dict[str, Any] = {"kind": type(write).__name__}
+    for name in write.__slots__:
+        value = getattr(write, name)
+        data[name] = dataclasses.asdict(value) if isinstance(value, SeatRow) else value
+    return data
+
+
+def write_from_json(data: dict[str, Any]) -> Write:
+    """The write ``write_to_json`` made (only ever from another of this server's processes)."""
+    values = {key: value for key, value in data.items() if key != "kind"}
+    if "seat" in values and isinstance(values["seat"], dict):
+        values["seat"] = SeatRow(**values["seat"])
+    write: Write = _WRITES[data["kind"]](**values)
+    return write
 
 
 class Store(Protocol):

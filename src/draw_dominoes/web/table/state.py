@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +12,7 @@ from ... import record
 from ...actions import parse_action
 from ...match import Match
 from ...rules import RULES
-from ..stores.base import SaveTable, SeatRow, TableRow
+from ..stores.base import SaveAction, SaveMatch, SaveSeat, SaveTable, SeatRow, TableRow, Write
 
 __all__ = [
     "AWAY_LEVEL",
@@ -21,6 +23,7 @@ __all__ = [
     "action_count",
     "bot_label",
     "from_row",
+    "replay",
 ]
 
 HOST_SEAT = 0
@@ -297,6 +300,47 @@ def _number_list(value: Any, players: int, kind: type, default: Any) -> tuple[An
     return tuple(v if isinstance(v, kind) and not isinstance(v, bool) else default for v in value)
 
 
+def _saved(
+    text: str | None,
+    seats: tuple[Seat, ...],
+    matches: tuple[Match, ...],
+    base_seed: int,
+    address: str | None,
+    now: float,
+) -> dict[str, Any]:
+    """The fields kept as the table's JSON; what is missing or malformed gets the value a
+    table stored before its state was kept starts with."""
+    try:
+        saved = json.loads(text) if text else {}
+    except ValueError:
+        saved = {}
+    if not isinstance(saved, dict):
+        saved = {}
+    players = len(seats)
+    match = matches[-1] if matches else None
+    seen_default = len(match.rounds) if match is not None else 0
+    pause = saved.get("pause_until")
+    turn_since = saved.get("turn_since")
+    next_seed = saved.get("next_seed")
+    if not isinstance(next_seed, int) or isinstance(next_seed, bool):
+        next_seed = base_seed if not matches else None
+    numbers = range(players)
+    humans = {s.seat for s in seats if s.kind == "human"}
+    addresses = _number_list(saved.get("addresses"), players, str, None)
+    if address is not None and addresses[HOST_SEAT] is None:
+        addresses = (address, *addresses[1:])
+    return {
+        "seen": _number_list(saved.get("seen"), players, int, seen_default),
+        "pause_until": float(pause) if isinstance(pause, int | float) else None,
+        "rematch_votes": frozenset(s for s in saved.get("rematch_votes", ()) if s in numbers),
+        "next_seed": next_seed,
+        "away": frozenset(s for s in saved.get("away", ()) if s in humans),
+        "left_at": _number_list(saved.get("left_at"), players, float, None),
+        "turn_since": float(turn_since) if isinstance(turn_since, int | float) else now,
+        "addresses": addresses,
+    }
+
+
 def from_row(row: TableRow, timing: Timing, now: float) -> TableState:
     """The table as stored; raises (a ``ValueError`` or ``RecordError``) for a damaged row.
 
@@ -304,35 +348,13 @@ def from_row(row: TableRow, timing: Timing, now: float) -> TableState:
     end, nobody is away, and the turn's clock starts now."""
     seats = _seats_of(row)
     matches = _matches_of(row)
-    players = row.players
     host = row.host
-    if not (type(host) is int and 0 <= host < players and seats[host].kind == "human"):
+    if not (type(host) is int and 0 <= host < row.players and seats[host].kind == "human"):
         host = HOST_SEAT
-    try:
-        saved = json.loads(row.state) if row.state else {}
-    except ValueError:
-        saved = {}
-    if not isinstance(saved, dict):
-        saved = {}
     match = matches[-1] if matches else None
-    seen_default = len(match.rounds) if match is not None else 0
-    seen = _number_list(saved.get("seen"), players, int, seen_default)
-    pause = saved.get("pause_until")
-    turn_since = saved.get("turn_since")
-    next_seed = saved.get("next_seed")
-    if not isinstance(next_seed, int) or isinstance(next_seed, bool):
-        next_seed = row.base_seed if not matches else None
-    seat_numbers = range(players)
-    away = frozenset(
-        s for s in saved.get("away", ()) if s in seat_numbers and seats[s].kind == "human"
-    )
-    votes = frozenset(s for s in saved.get("rematch_votes", ()) if s in seat_numbers)
-    addresses = _number_list(saved.get("addresses"), players, str, None)
-    if row.address is not None and addresses[HOST_SEAT] is None:
-        addresses = (row.address, *addresses[1:])
     return TableState(
         id=row.id,
-        players=players,
+        players=row.players,
         first_seed=row.base_seed,
         created=row.created,
         seats=seats,
@@ -342,13 +364,43 @@ def from_row(row: TableRow, timing: Timing, now: float) -> TableState:
         hints=bool(row.hints),
         seq=action_count(match) if match is not None else 0,
         version=row.version,
-        seen=seen,
-        pause_until=float(pause) if isinstance(pause, int | float) else None,
-        rematch_votes=votes,
-        next_seed=next_seed,
-        away=away,
-        left_at=_number_list(saved.get("left_at"), players, float, None),
-        turn_since=float(turn_since) if isinstance(turn_since, int | float) else now,
-        addresses=addresses,
         timing=timing,
+        **_saved(row.state, seats, matches, row.base_seed, row.address, now),
+    )
+
+
+def replay(state: TableState, writes: Sequence[Write], version: int) -> TableState:
+    """The table after a commit that another process made: its writes, in order. A
+    process that serves clients of a table it does not own follows the owner this way."""
+    seats = list(state.seats)
+    matches = list(state.matches)
+    seq = state.seq
+    changes: dict[str, Any] = {}
+    for write in writes:
+        if isinstance(write, SaveSeat):
+            row = write.seat
+            seats[row.seat] = Seat(row.seat, row.kind, row.name, row.level, row.token_hash)
+        elif isinstance(write, SaveMatch) and write.number == len(matches):
+            game = record.loads(write.record)
+            if not isinstance(game, Match):
+                raise record.RecordError("a match's record is not a match")
+            matches.append(game)
+            seq = action_count(game)
+        elif isinstance(write, SaveAction):
+            game = matches[write.number].clone()
+            game.apply(parse_action(write.action))
+            matches[write.number] = game
+            seq = write.seq + 1
+        elif isinstance(write, SaveTable):
+            changes.update(public=write.public, host=write.host, hints=write.hints)
+            changes.update(
+                _saved(write.state, tuple(seats), tuple(matches), state.first_seed, None, 0.0)
+            )
+    return dataclasses.replace(
+        state,
+        seats=tuple(seats),
+        matches=tuple(matches),
+        seq=seq,
+        version=version,
+        **changes,
     )

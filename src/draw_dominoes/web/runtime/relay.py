@@ -1,0 +1,299 @@
+"""Many processes, any of them for any table: intents go to a table's owner over the bus,
+its commits and presence come back, and a table whose owner died is taken over."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from ...actions import IllegalActionError
+from .. import present
+from ..stores.base import StoreUnavailable, write_from_json, write_to_json
+from ..table import Transition, UserError
+from ..table import intents as i
+from ..table.state import from_row, replay
+from .bus import Bus, BusError
+from .live import Connection, LiveTable
+
+if TYPE_CHECKING:
+    from .runtime import TableRuntime
+
+__all__ = ["Relay"]
+
+log = logging.getLogger(__name__)
+
+ASK_SECONDS = 3.0
+"""How long a process waits for a table's owner to answer an intent."""
+PRESENCE_SECONDS = 2.0
+"""How often a process repeats who is connected to it at tables owned elsewhere."""
+PRESENCE_EXPIRES = 4 * PRESENCE_SECONDS
+"""A process not heard from this long has no connections left (it died)."""
+
+
+def encode_values(values: dict[str, Any]) -> dict[str, Any]:
+    """A refusal's values as JSON (the engine's refusal by its reason and code)."""
+    return {
+        key: {"refusal": [str(value), value.code, value.details]}
+        if isinstance(value, IllegalActionError)
+        else value
+        for key, value in values.items()
+    }
+
+
+def decode_values(values: dict[str, Any]) -> dict[str, Any]:
+    decoded = {}
+    for key, value in values.items():
+        if isinstance(value, dict) and "refusal" in value:
+            text, code, details = value["refusal"]
+            value = IllegalActionError(text, code, **details)
+        decoded[key] = value
+    return decoded
+
+
+class RemoteConnection:
+    """A connection at another process, as the owner sees it when it answers an intent:
+    what it is sent (a hint) goes back over the bus to that connection alone."""
+
+    def __init__(self, bus: Bus, process: str, key: int, seat: int | None, lang: str) -> None:
+        self.bus, self.process, self.key = bus, process, key
+        self.seat, self.lang = seat, lang
+        self.width: int = 800
+        self.height: int | None = None
+
+    def deliver(self, text: str, slot: str | None = None) -> None:
+        self.bus.post(self.process, {"op": "deliver", "conn": self.key, "text": text})
+
+    def close(self) -> None:
+        pass
+
+
+class Relay:
+    """The multi-process part of the runtime: present only when serving with ``--bus``."""
+
+    def __init__(self, runtime: TableRuntime, bus: Bus) -> None:
+        self.runtime = runtime
+        self.bus = bus
+        self.takeovers = 0
+        """Tables this process took over from an owner whose lease had run out."""
+        self.local: dict[int, Connection] = {}
+        """Connections here by key, for what an owner sends to one of them."""
+
+    async def start(self) -> None:
+        await self.bus.start(self.on_message)
+
+    # ------------------------------------------------------------ relaying
+
+    async def follow(self, live: LiveTable) -> None:
+        """This process serves clients of a table another process owns."""
+        await self.bus.watch(live.id)
+
+    async def forward(
+        self, live: LiveTable, intent: i.Intent, seat: int | None, conn: Connection | None
+    ) -> None:
+        """Hand an intent to the table's owner and wait for its answer. An owner that does
+        not answer may be gone: once its lease runs out this process takes the table."""
+        key = id(conn) if conn is not None else 0
+        if conn is not None:
+            self.local[key] = conn
+        data = {
+            "op": "intent",
+            "table": live.id,
+            "seat": seat,
+            "intent": i.to_json(intent),
+            "conn": key,
+            "lang": conn.lang if conn is not None else "en",
+        }
+        self.bus.forwarded += 1
+        try:
+            answer = await self.bus.ask(live.owner, data, ASK_SECONDS)
+        except BusError:
+            if await self.take_over(live, wait=True):
+                await self.runtime.apply(live, intent, seat, conn)
+                return
+            raise UserError("unavailable") from None
+        if "error" in answer:
+            if answer["error"] == "table_moved":
+                self.runtime.lost(live)
+            raise UserError(answer["error"], **decode_values(answer.get("values", {})))
+
+    def tell_presence(self, live: LiveTable) -> None:
+        """Tell the owner how many connections this process has at its table, per seat."""
+        counts = {"" if seat is None else str(seat): n for seat, n in live.counts().items()}
+        self.bus.post(live.owner, {"op": "presence", "table": live.id, "counts": counts})
+
+    async def take_over(self, live: LiveTable, *, wait: bool = False) -> bool:
+        """Take a table whose owner's lease ran out (waiting for that, with ``wait``)."""
+        runtime = self.runtime
+        deadline = time.monotonic() + (runtime.settings.lease_seconds + 1.0 if wait else 0.0)
+        while True:
+            try:
+                holder = runtime.store.lease_owner(live.id)
+                if holder is None and runtime.store.take_lease(
+                    live.id, runtime.process, runtime.settings.lease_seconds
+                ):
+                    break
+                row = None
+            except StoreUnavailable:
+                return False
+            if holder is not None and holder != live.owner:
+                live.owner = holder  # another process was quicker: relay for it
+                self.tell_presence(live)
+                return False
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.25)
+        try:
+            row = runtime.store.load_table(live.id)
+        except StoreUnavailable:
+            return False
+        if row is None:
+            return False
+        state = from_row(row, runtime.timing, runtime.clock())
+        log.warning("table %s: taken over from %s", live.id, live.owner)
+        self.takeovers += 1
+        live.owner = runtime.process
+        live.crowd.clear()
+        live.state = state
+        with contextlib.suppress(UserError):
+            await runtime.recount(live)
+        runtime.resume(live)
+        runtime.publish(live)
+        self.post_commit(live, (), announce=False)  # relays hear of the new owner
+        return True
+
+    # ------------------------------------------------------------ owning
+
+    def post_commit(self, live: LiveTable, writes: tuple[Any, ...], *, announce: bool) -> None:
+        """Tell the relays of a table what the owner just stored, in order."""
+        state = live.state
+        self.bus.post_table(
+            live.id,
+            {
+                "op": "commit",
+                "owner": self.runtime.process,
+                "version": state.version,
+                "writes": [write_to_json(w) for w in writes],
+                "announce": announce,
+                "present": sorted(state.present),
+                "spectators": state.spectators,
+            },
+        )
+
+    def post_presence(self, live: LiveTable) -> None:
+        state = live.state
+        self.bus.post_table(
+            live.id,
+            {
+                "op": "presence",
+                "owner": self.runtime.process,
+                "present": sorted(state.present),
+                "spectators": state.spectators,
+            },
+        )
+
+    def post_error(self, live: LiveTable, code: str) -> None:
+        self.bus.post_table(live.id, {"op": "error", "code": code})
+
+    def sweep(self) -> None:
+        """Forget the connections of processes not heard from (they died), and repeat
+        this process's own at tables owned elsewhere."""
+        runtime = self.runtime
+        now = time.monotonic()
+        for live in list(runtime.tables.values()):
+            if runtime.owns(live):
+                gone = [p for p, (heard, _) in live.crowd.items() if now - heard > PRESENCE_EXPIRES]
+                for process in gone:
+                    del live.crowd[process]
+                if gone:
+                    runtime.spawn(runtime.recount_quietly(live))
+            else:
+                self.tell_presence(live)
+                runtime.spawn(self.take_over(live))
+
+    # ------------------------------------------------------------ what the bus brings
+
+    async def on_message(self, table_id: str, data: dict[str, Any]) -> None:
+        op = data.get("op")
+        runtime = self.runtime
+        if op == "deliver":
+            conn = self.local.get(int(data.get("conn", 0)))
+            if conn is not None:
+                conn.deliver(str(data["text"]))
+            return
+        live = runtime.tables.get(table_id)
+        if op == "intent":
+            await self._answer(live, data)
+        elif op == "presence" and "counts" in data:
+            if live is not None and runtime.owns(live):
+                counts = {None if k == "" else int(k): int(n) for k, n in data["counts"].items()}
+                live.crowd[str(data["from"])] = (time.monotonic(), counts)
+                await runtime.recount_quietly(live)
+        elif live is None or runtime.owns(live):
+            return  # news of a table this process owns (its own) or no longer serves
+        elif op == "commit":
+            await self._follow_commit(live, data)
+        elif op == "presence":
+            self._overlay(live, data)
+            runtime.presence_soon(live)
+        elif op == "error":
+            runtime.report_error(live, str(data["code"]))
+
+    async def _answer(self, live: LiveTable | None, data: dict[str, Any]) -> None:
+        runtime = self.runtime
+        if live is None or not runtime.owns(live):
+            await self.bus.reply(data, {"error": "table_moved"})
+            return
+        seat = data.get("seat")
+        conn = RemoteConnection(
+            self.bus, str(data["reply_to"]), int(data.get("conn", 0)), seat, str(data["lang"])
+        )
+        try:
+            await runtime.apply(live, i.from_json(data["intent"]), seat, conn)
+        except UserError as error:
+            await self.bus.reply(data, {"error": error.code, "values": encode_values(error.values)})
+            return
+        await self.bus.reply(data, {"ok": True})
+
+    def _overlay(self, live: LiveTable, data: dict[str, Any]) -> None:
+        import dataclasses
+
+        live.state = dataclasses.replace(
+            live.state,
+            present=frozenset(int(s) for s in data.get("present", ())),
+            spectators=int(data.get("spectators", 0)),
+        )
+
+    async def _follow_commit(self, live: LiveTable, data: dict[str, Any]) -> None:
+        """The owner's commit, applied to this process's copy; a gap reloads it."""
+        runtime = self.runtime
+        owner = str(data.get("owner", live.owner))
+        if owner != live.owner:
+            live.owner = owner
+            self.tell_presence(live)
+        version = int(data["version"])
+        state = live.state
+        if version <= state.version and data["writes"]:
+            return  # already known
+        if version == state.version + 1 or (version == state.version and not data["writes"]):
+            writes = [write_from_json(w) for w in data["writes"]]
+            live.state = replay(state, writes, version)
+        else:
+            try:
+                row = runtime.store.load_table(live.id)
+            except StoreUnavailable:
+                return
+            if row is None:
+                return
+            live.state = from_row(row, runtime.timing, runtime.clock())
+        self._overlay(live, data)
+        runtime.publish(live, announce=bool(data.get("announce")))
+        runtime.presence_soon(live)
+
+    def transition_done(self, live: LiveTable, transition: Transition, announce: bool) -> None:
+        """After a local commit: the relays follow."""
+        writes = transition.writes
+        if writes:
+            self.post_commit(live, writes, announce=announce)
