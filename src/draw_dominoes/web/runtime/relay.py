@@ -10,7 +10,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ...actions import IllegalActionError
-from .. import present
 from ..stores.base import StoreUnavailable, write_from_json, write_to_json
 from ..table import Transition, UserError
 from ..table import intents as i
