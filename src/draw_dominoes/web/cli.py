@@ -96,6 +96,21 @@ def run(args: argparse.Namespace) -> int:
             return 2
     process = settings.process or f"{socket.gethostname()}:{settings.port}"
     settings = dataclasses.replace(settings, db=db, process=process)
+    if settings.bus:
+        from .runtime.bus import BusError, check_bus
+
+        if not db.startswith(("postgresql://", "postgres://")):
+            print(
+                "draw-dominoes: --bus needs a PostgreSQL --db: the processes share their"
+                " tables through it",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            check_bus(settings.bus)
+        except BusError as error:
+            print(f"draw-dominoes: {error}", file=sys.stderr)
+            return 2
     try:  # an unusable database: one line saying what to do, not a traceback
         app = create_app(settings=settings)
     except sqlite3.DatabaseError as error:  # any later read of a damaged file at start

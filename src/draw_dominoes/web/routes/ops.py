@@ -23,9 +23,9 @@ async def healthz(request: Request, services: ServicesDep) -> Response:
         checks["store"] = "ok"
     except StoreUnavailable as error:
         checks["store"] = f"unavailable: {error}"
-    bus = getattr(request.app.state, "bus", None)
-    if bus is not None:
-        checks["bus"] = "ok" if await bus.healthy() else "unavailable"
+    relay = runtime.relay
+    if relay is not None:
+        checks["bus"] = "ok" if await relay.bus.healthy() else "unavailable"
     healthy = all(value == "ok" for value in checks.values())
     body = {
         "status": "ok" if healthy else "unavailable",

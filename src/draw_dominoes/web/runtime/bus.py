@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-__all__ = ["Bus", "BusError"]
+__all__ = ["Bus", "BusError", "check_bus"]
 
 log = logging.getLogger(__name__)
 
@@ -183,6 +183,22 @@ class Bus:
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
+
+
+def check_bus(url: str) -> None:
+    """Before serving: ``BusError`` (one clear line) unless Redis answers at ``url``."""
+    import redis
+
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise BusError(f"{redact(url)} is not a Redis URL (redis://host:6379/0)")
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (OSError, redis.RedisError) as error:
+        raise BusError(f"the bus {redact(url)} cannot be reached ({error})") from error
 
 
 def redact(url: str) -> str:
