@@ -255,7 +255,8 @@ function markHintedEnd(marker) {
   })) ring.setAttribute(name, String(value));
   const label = document.createElementNS(ns, "text");
   const size = Math.max(10, box.height * 0.3);
-  const above = box.y - pad - size * 0.35 > size;
+  // The open end has the felt's "play any tile here" note below it: its word goes above.
+  const above = marker.getAttribute("data-end") === "open" || box.y - pad - size * 0.35 > size;
   for (const [name, value] of Object.entries({
     class: "hint-word", x: box.x + box.width / 2, "text-anchor": "middle", "font-size": size,
     y: above ? box.y - pad - size * 0.35 : box.y + box.height + pad + size * 1.05, "aria-hidden": "true",
