@@ -132,3 +132,41 @@ def test_r21_the_scores_in_a_view_include_a_finished_rounds_credits() -> None:
     expected = tuple(s + c for s, c in zip((40, 55), outcome.credits, strict=True))
     assert game.view(1).scores == expected and game.scores == (40, 55)
     assert game.sample_hidden(0, rng).view(0).scores == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10**6), steps=st.integers(0, 60))
+def test_r21_the_public_view_names_only_the_line_and_is_every_seats_view_without_a_hand(
+    players: int, seed: int, steps: int
+) -> None:
+    """``view(None)``, a spectator's: no hand and no legal actions, and every public
+    field the same as a seat's; no tile named but the line's until the round is over."""
+    game = Round.new(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    public = game.view(None)
+    assert public.player is None and public.hand == () and public.legal_actions == ()
+    assert not public.is_my_turn
+    data = public.to_dict()
+    assert data["player"] is None and data["hand"] == [] and data["legal_actions"] == []
+    for seat in range(players):
+        seat_data = game.view(seat).to_dict()
+        for key in set(data) - {"player", "hand", "legal_actions"}:
+            assert data[key] == seat_data[key], key
+    text = json.dumps(data)
+    named = {t for t in (Tile.parse(f"[{a}|{b}]") for a in range(7) for b in range(a, 7))
+             if str(t) in text}  # fmt: skip
+    if not game.is_over:
+        assert named == set(game.line.tiles)
+
+
+def test_the_public_view_cannot_be_sampled_or_encoded() -> None:
+    import pytest
+
+    from draw_dominoes.round import ViewSampler
+
+    with pytest.raises(ValueError, match="public view"):
+        ViewSampler(Round.new(2, seed=1).view(None))

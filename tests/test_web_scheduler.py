@@ -170,9 +170,7 @@ def test_close_terminates_and_joins_the_workers_even_mid_task() -> None:
         await asyncio.sleep(0.2)
         workers = children() - before
         assert workers and all(worker.is_alive() for worker in workers)
-        began = time.monotonic()
-        await scheduler.close()
-        assert time.monotonic() - began < 3
+        await asyncio.wait_for(scheduler.close(), 30)  # not the 60 s the task would take
         assert not any(worker.is_alive() for worker in workers)
         assert not (children() & workers)
         await asyncio.gather(long, return_exceptions=True)

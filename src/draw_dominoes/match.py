@@ -114,7 +114,8 @@ class Match:
     def legal_actions(self) -> list[Action]:
         return [] if self.is_over else self._current.legal_actions()
 
-    def view(self, player: int) -> PlayerView:
+    def view(self, player: int | None) -> PlayerView:
+        """What seat ``player`` may see of the current round (``None``: the public view)."""
         return self._current.view(player)
 
     def apply(self, action: Action) -> None:

@@ -749,9 +749,10 @@ class Round:
 
     # ----------------------------------------------------------------- information
 
-    def view(self, player: int) -> PlayerView:
-        """What seat ``player`` may see (R21); all hands once the round is over."""
-        seat = self._seat(player)
+    def view(self, player: int | None) -> PlayerView:
+        """What seat ``player`` may see (R21); all hands once the round is over. ``None``:
+        the public view, what anyone watching may see (no hand, no legal actions)."""
+        seat = None if player is None else self._seat(player)
         outcome = self._outcome
         over = outcome is not None
         return PlayerView(
@@ -759,7 +760,7 @@ class Round:
             players=self._n,
             leader=self._leader,
             current_player=self._current,
-            hand=tiles_of_mask(self._hands[seat]),
+            hand=() if seat is None else tiles_of_mask(self._hands[seat]),
             line=self.line,
             boneyard_size=TILES - self._drawn,
             hand_sizes=self.hand_sizes,
@@ -829,6 +830,8 @@ class ViewSampler:
             self._sizes: list[int] = []
             self._forbidden: list[int] = []
         else:
+            if view.player is None:
+                raise ValueError("the public view has no seat to sample the hidden tiles for")
             own = sum(t.bit for t in view.hand)
             known = own | sum(t.bit for t in view.line.tiles)
             hands = [0] * n

@@ -61,6 +61,8 @@ class Outcome:
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """What seat ``player`` may see (R21): nothing of other hands or the boneyard order.
+    The public view (``player`` is ``None``, a spectator's) has no hand and no legal
+    actions.
 
     ``scores`` are the match scores as they stand: once the round is over, with its
     credits added. ``history`` is the public record of the round: ``(seat, action)`` pairs, where a
@@ -68,7 +70,7 @@ class PlayerView:
     then every hand is shown.
     """
 
-    player: int
+    player: int | None
     players: int
     leader: int
     current_player: int

@@ -61,6 +61,7 @@ class PIMCBot:
         if len(legal) == 1:
             return legal[0]
         rng, me = self.rng, view.player
+        assert me is not None  # a bot chooses for its seat (check_turn)
         totals = [0.0] * len(legal)
         deadline = None if self.time_per_move is None else self.clock() + self.time_per_move
         worlds = 0

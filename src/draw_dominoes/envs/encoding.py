@@ -544,6 +544,8 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
     """
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     n, me = view.players, view.player
+    if me is None:
+        raise ValueError("an observation is a seat's: the public view has none")
     for tile in view.hand:
         obs[_AT["hand"] + tile.index] = 1
     for tile in view.line.tiles:

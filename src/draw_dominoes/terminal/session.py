@@ -235,6 +235,7 @@ class Session:
             self.screen.say(self.words("help"))
 
     def _hand_order(self, view: PlayerView) -> list[Tile]:
+        assert view.player is not None  # the terminal shows a seat's own view
         return hand_order(self.match.current_round, view.player)
 
     def _own_draws(self, seat: int) -> dict[int, Tile]:
@@ -255,6 +256,7 @@ class Session:
 
     def _show_turn(self, view: PlayerView) -> None:
         words, screen, seat = self.words, self.screen, view.player
+        assert seat is not None  # the terminal shows a seat's own view
         screen.blank()
         screen.heading(words("turn_heading", name=self.names[seat]))
         if self.save_problem is not None:  # also for whoever missed the message (hot seat)
