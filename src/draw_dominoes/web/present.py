@@ -16,7 +16,7 @@ from ..render import svg
 from ..round import Round
 from .encoding import encode
 from .runtime.live import Connection, LiveTable
-from .table import HOST_SEAT, Seat, TableState, UserError
+from .table import Seat, TableState, UserError
 
 __all__ = [
     "LINE_HEIGHTS",
@@ -312,13 +312,8 @@ def state_message(
     if match is None:
         return message
     message["seq"] = table.seq
-    view = match.view(HOST_SEAT if seat is None else seat)
-    data = view.to_dict()
-    if seat is None:  # a spectator sees no hand at all
-        data["player"] = None
-        data["hand"] = []
-        data["legal_actions"] = []
-    message["view"] = data
+    view = match.view(seat)  # a spectator's is the public view: no hand, no legal actions
+    message["view"] = view.to_dict()
     message["line_svg"] = line_svg(view.line, lang, width, "line-svg", height, role="group")
     message["line_description"] = view.line.describe(lang)
     names = seat_names(table, lang)
