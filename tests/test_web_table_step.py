@@ -133,7 +133,7 @@ def test_r8_a_refused_intent_raises_and_leaves_the_state_as_it_was() -> None:
     assert match is not None
     other = 1 - match.current_player
     history = match.current_round.history
-    for intent, seat, code in [
+    refusals: list[tuple[i.Intent, int | None, str]] = [
         (i.Act(match.legal_actions()[0]), other, "not_your_turn"),
         (i.Act(match.legal_actions()[0]), None, "not_seated"),
         (i.Start(), 0, "already_started"),
@@ -141,7 +141,8 @@ def test_r8_a_refused_intent_raises_and_leaves_the_state_as_it_was() -> None:
         (i.Rematch(None), 0, "not_over"),
         (i.SetVisibility(True), 1, "host_only"),
         (i.AskHint(), other, "not_your_turn"),
-    ]:
+    ]
+    for intent, seat, code in refusals:
         with pytest.raises(UserError) as refused:
             run(state, intent, seat)
         assert refused.value.code == code
@@ -275,13 +276,14 @@ def test_every_field_of_the_table_survives_the_store(tmp_path: Path) -> None:
     store.create_table(state.row())
     rng = random.Random(4)
     transitions = []
-    for intent, seat in [
+    setup: list[tuple[i.Intent, int | None]] = [
         (i.Join("Bea", None, hash_token("b"), "10.0.0.2"), None),
         (i.ConfigureSeat(2, "greedy"), 0),
         (i.Arrive(), 0),
         (i.Arrive(), 1),
         (i.Start(), 0),
-    ]:
+    ]
+    for intent, seat in setup:
         transitions.append(run(state, intent, seat))
         state = transitions[-1].state
     for _ in range(300):
