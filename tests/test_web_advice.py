@@ -236,7 +236,7 @@ def finished(server: Server) -> dict[str, Any]:
     play_until([ann], random.Random(9), lambda: ann.state["table"]["status"] == "over")
     ann.close()
     text = server.get(f"/api/tables/{table_id}/matches/0/record").text
-    return {"table_id": table_id, "record": text}
+    return {"table_id": table_id, "record": text, "seat": {"token": table["token"]}}
 
 
 def review_path(table_id: str, number: int = 0) -> str:
@@ -262,7 +262,7 @@ def test_a_review_is_worked_out_once_with_its_progress_and_stored(
     table_id = finished["table_id"]
     path = review_path(table_id)
     assert server.get(path).json() == {"status": "none"}
-    started = server.post(path, {})
+    started = server.post(path, finished["seat"])
     assert started.status_code in (200, 202), started.text
     seen: list[tuple[int, int]] = []
     answer = started.json()
@@ -273,7 +273,7 @@ def test_a_review_is_worked_out_once_with_its_progress_and_stored(
             seen.append((answer["done"], answer["total"]))
         else:
             assert answer["position"] >= 1
-        again = server.post(path, {}).json()["status"]
+        again = server.post(path, finished["seat"]).json()["status"]
         assert again in ("queued", "running", "done")  # no second one
         time.sleep(0.2)
         answer = server.get(path).json()
@@ -300,7 +300,7 @@ def test_a_review_is_worked_out_once_with_its_progress_and_stored(
 
     # Stored: a second request is instant, and the same.
     before = time.monotonic()
-    again = server.post(path, {})
+    again = server.post(path, finished["seat"])
     assert again.status_code == 200 and time.monotonic() - before < 2
     assert again.json() == answer
     german = server.get(path + "?lang=de").json()["review"]
@@ -319,7 +319,7 @@ def test_a_stored_review_survives_a_restart_without_new_analysis(
     path = review_path(finished["table_id"])
     answer = server.get(path).json()
     if answer["status"] != "done":  # run on its own: make the review first
-        server.post(path, {})
+        server.post(path, finished["seat"])
         while answer["status"] != "done":
             time.sleep(0.2)
             answer = server.get(path).json()
@@ -328,7 +328,7 @@ def test_a_stored_review_survives_a_restart_without_new_analysis(
         source.backup(target)
     restarted = start_server(copy)
     try:
-        again = restarted.post(path, {})
+        again = restarted.post(path, finished["seat"])
         assert again.status_code == 200 and again.json() == answer
         metrics = restarted.get("/metrics").text
         assert "draw_analyses_total 0.0" in metrics
@@ -349,7 +349,7 @@ def test_a_server_stopped_mid_review_stops_at_once_and_reviews_afresh(
     slow = Server(copy, allow_seeds=True, extra=[*LIMITS_OFF, "--analysis-iterations", "4000"])
     slow.start()
     try:
-        assert slow.post(path, {}).json()["status"] in ("queued", "running")
+        assert slow.post(path, finished["seat"]).json()["status"] in ("queued", "running")
         deadline = time.monotonic() + 60
         while slow.get(path).json().get("done", 0) < 1:
             assert time.monotonic() < deadline
@@ -363,7 +363,7 @@ def test_a_server_stopped_mid_review_stops_at_once_and_reviews_afresh(
     restarted = start_server(copy)
     try:
         assert restarted.get(path).json() == {"status": "none"}
-        answer = restarted.post(path, {}).json()
+        answer = restarted.post(path, finished["seat"]).json()
         while answer["status"] in ("queued", "running"):
             time.sleep(0.2)
             answer = restarted.get(path).json()

@@ -123,7 +123,7 @@ def test_the_hint_lights_a_tile_only_where_hints_are_allowed(
 
 
 @pytest.fixture(scope="module")
-def finished(server: InProcessServer) -> str:
+def finished(server: InProcessServer) -> dict[str, str]:
     """A finished two-seat match: Ann chooses at random against the greedy bot."""
     table = server.create_table(2, "Ann", {"1": "greedy"}, seed=2026)
     ann = Client(server, table["table_id"], table["token"])
@@ -131,21 +131,27 @@ def finished(server: InProcessServer) -> str:
     assert ann.reply_to(ann.send({"type": "start"}))["type"] == "ok"
     play_until([ann], random.Random(9), lambda: ann.state["table"]["status"] == "over")
     ann.close()
-    return str(table["table_id"])
+    return {"table_id": table["table_id"], "token": table["token"]}
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_review_lists_the_costliest_choices_and_jumps_to_them(
-    server: InProcessServer, browser: Any, finished: str, lang: str
+    server: InProcessServer, browser: Any, finished: dict[str, str], lang: str
 ) -> None:
     page = new_page(browser, lang, (390, 844) if lang == "de" else (1366, 768))
-    page.goto(f"{server.url}/t/{finished}?lang={lang}")
+    table_id = finished["table_id"]  # Ann's browser, with her seat's cookie
+    cookie = {"name": f"dd_{table_id}", "value": finished["token"], "url": server.url}
+    page.context.add_cookies([cookie])
+    page.goto(f"{server.url}/t/{table_id}?lang={lang}")
     page.wait_for_selector("#review-link")
     assert (page.get_attribute("#review-link", "href") or "").endswith("/replay/0#review")
     page.click("#review-link")
     page.wait_for_selector("#review")
     if lang == "en":  # the first visit starts it: its progress is shown until it is done
-        page.wait_for_selector('#review[data-status="running"], #review[data-status="done"]')
+        page.wait_for_selector(
+            '#review[data-status="queued"], #review[data-status="running"],'
+            ' #review[data-status="done"]'
+        )
     page.wait_for_selector("#review-mistakes", timeout=120000)
     no_axe_violations(page, "the review")
     ARTIFACTS.mkdir(exist_ok=True)

@@ -40,6 +40,7 @@ class Recorder:
         self.lang = "en"
         self.width = 800
         self.height: int | None = None
+        self.address = "127.0.0.1"
         self.messages: list[dict[str, Any]] = []
 
     def deliver(self, text: str, slot: str | None = None) -> None:

@@ -126,8 +126,15 @@ class Server:
         with httpx.Client(transport=transport, timeout=10) as client:
             return client.post(f"{self.url}{path}", json=data)
 
-    def get(self, path: str) -> httpx.Response:
-        return httpx.get(f"{self.url}{path}", timeout=10)
+    def get(
+        self, path: str, address: str | None = None, headers: dict[str, str] | None = None
+    ) -> httpx.Response:
+        """GET from 127.0.0.1, or from another loopback ``address``."""
+        if address is None:
+            return httpx.get(f"{self.url}{path}", timeout=10, headers=headers)
+        transport = httpx.HTTPTransport(local_address=address)
+        with httpx.Client(transport=transport, timeout=10) as client:
+            return client.get(f"{self.url}{path}", headers=headers)
 
     def create_table(
         self, players: int, name: str, bots: dict[str, str], seed: int | None = None
@@ -198,12 +205,17 @@ class Client:
         token: str | None,
         lang: str = "en",
         extra: str = "",
+        address: str | None = None,
     ):
+        """``address``: connect from another loopback address (another client)."""
         query = f"?lang={lang}" + (f"&token={token}" if token else "") + extra
+        url = f"{server.ws_url}/ws/{table_id}{query}"
+        if address is None:
+            opened = connect(url, max_size=2**22)
+        else:
+            opened = connect(url, max_size=2**22, source_address=(address, 0))
         # Entered as a context manager (the form websockets asks for), closed by close().
-        self.socket: ClientConnection = connect(
-            f"{server.ws_url}/ws/{table_id}{query}", max_size=2**22
-        ).__enter__()
+        self.socket: ClientConnection = opened.__enter__()
         self.received: list[dict[str, Any]] = []
         self.state: dict[str, Any] = {}
         self.next_id = 1

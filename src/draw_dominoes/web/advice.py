@@ -192,7 +192,6 @@ class Reviews:
     def __init__(
         self,
         store: ReviewStore,
-        scheduler: object = None,
         iterations: int | None = None,
         *,
         workers: int = REVIEW_WORKERS,
@@ -202,9 +201,6 @@ class Reviews:
         cache_size: int = 256,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        # ``scheduler`` is not used any more (reviews have their own worker); it is
-        # accepted so that ``Reviews(store, scheduler, iterations)`` still works.
-        del scheduler
         self.store = store
         self.iterations = iterations
         """The analysis's iterations a decision (``None``: the analysis's own default)."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
+import urllib.parse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -18,9 +20,17 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .limits import Refused, address_key
 from .metrics import Counts, Metrics
 from .routes import api, ops, pages, play
-from .routes.deps import Budgets, Services, error_response, request_lang
+from .routes.deps import (
+    Budgets,
+    Services,
+    error_response,
+    pick_lang,
+    refused_response,
+    request_lang,
+)
 from .runtime.bus import Bus
 from .runtime.relay import Relay
 from .runtime.runtime import TableRuntime
@@ -60,6 +70,73 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+REFUSAL_DELAY = 1.0
+"""Seconds a ``GET /api/...`` over its address's budget waits for its 429."""
+
+
+class ApiGetBudget:
+    """Every ``GET /api/...`` takes a token of its client address's budget (``Budgets.
+    api_gets``); over it, 429 with ``Retry-After`` is answered here, before any routing,
+    from bytes made once per language and wait, and only after ``REFUSAL_DELAY``: a
+    connection that keeps asking gets one answer a second at most, so a flood of refused
+    requests costs the event loop as little as it can."""
+
+    def __init__(self, app: ASGIApp, services: Services) -> None:
+        self.app = app
+        self.buckets = services.budgets.api_gets
+        self.answers: dict[tuple[str, int], tuple[bytes, list[tuple[bytes, bytes]]]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] == "GET"
+            and scope["path"].startswith("/api/")
+        ):
+            client = scope.get("client")
+            key = address_key(client[0] if client else "?")
+            if not self.buckets.allow(key):
+                body, headers = self._answer(scope_lang(scope), self.buckets.retry_after(key))
+                await asyncio.sleep(REFUSAL_DELAY)
+                await send({"type": "http.response.start", "status": 429, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+    def _answer(self, lang: str, wait: float) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+        refusal = Refused("rate_limited", wait)
+        key = (lang, refusal.retry_after or 0)
+        found = self.answers.get(key)
+        if found is None:
+            body = json.dumps(
+                {
+                    "error": refusal.code,
+                    "message": refusal.message(lang),
+                    "retry_after": refusal.retry_after,
+                },
+                ensure_ascii=False,
+            ).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", str(refusal.retry_after).encode()),
+            ]
+            found = self.answers[key] = (body, headers)
+        return found
+
+
+def scope_lang(scope: Scope) -> str:
+    """The request's language as ``request_lang`` finds it, read off the raw scope."""
+    query = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    cookie = accept = ""
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            cookie = value.decode("latin-1")
+        elif name == b"accept-language":
+            accept = value.decode("latin-1")
+    jar = dict(part.strip().partition("=")[::2] for part in cookie.split(";") if "=" in part)
+    return pick_lang(query.get("lang", [None])[0], jar.get("lang"), accept[:2].lower())
 
 
 def create_app(
@@ -106,12 +183,18 @@ def create_app(
     app.state.runtime = runtime
     app.state.settings = options
     app.state.metrics = Metrics(lambda: live_figures(app, services), services.counts)
+    app.add_middleware(ApiGetBudget, services=services)
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, UserError)
         return error_response(exc, request_lang(request))
+
+    async def over_budget(request: Request, exc: Exception) -> Response:
+        """A request refused so that others get their share: 429 or 503, ``Retry-After``."""
+        assert isinstance(exc, Refused)
+        return refused_response(exc, request_lang(request))
 
     async def malformed(request: Request, exc: Exception) -> Response:
         """The framework's own refusals echo the input: ours say what was wrong."""
@@ -123,6 +206,7 @@ def create_app(
         return error_response(UserError(code), request_lang(request))
 
     app.add_exception_handler(UserError, refused)
+    app.add_exception_handler(Refused, over_budget)
     app.add_exception_handler(RequestValidationError, malformed)
     app.add_exception_handler(Exception, server_fault)
     for router in (pages.router, ops.router, api.router, play.router):
@@ -160,6 +244,8 @@ def live_figures(app: FastAPI, services: Services) -> dict[str, float]:
         "bot_decisions": scheduler.decisions,
         "analyses": scheduler.analyses,
         "reviews": len(runtime.reviews.jobs),
+        "reviews_queued": runtime.reviews.queued,
+        "hints_in_flight": len(runtime.hints.tasks),
         "stale_writes": runtime.stale_writes,
         "owned_tables": sum(1 for live in runtime.tables.values() if runtime.owns(live)),
         "forwarded": runtime.relay.bus.forwarded if runtime.relay else 0,

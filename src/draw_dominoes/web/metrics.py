@@ -39,7 +39,16 @@ class Metrics(Collector):
             "draw_websockets_open": ("open WebSockets", self.counts.websockets),
             "draw_tables_in_memory": ("tables held in memory", live["tables"]),
             "draw_bot_queue_length": ("bot decisions waiting for a worker", live["bot_queue"]),
-            "draw_reviews_running": ("reviews of finished matches under way", live["reviews"]),
+            "draw_reviews_running": (
+                "reviews of finished matches waiting or under way",
+                live["reviews"],
+            ),
+            "draw_reviews_queued": ("reviews waiting for their turn", live["reviews_queued"]),
+            "draw_hints_in_flight": ("hints being worked out", live["hints_in_flight"]),
+            "draw_tables_owned": (
+                "tables whose lease this process holds",
+                live["owned_tables"],
+            ),
         }
         for name, (text, value) in gauges.items():
             yield GaugeMetricFamily(name, text, value=value)
@@ -59,6 +68,18 @@ class Metrics(Collector):
             "draw_header_timeouts": ("requests whose headers came too late", live["timed_out"]),
             "draw_messages_refused": ("WebSocket messages refused", self.counts.refused_messages),
             "draw_floods_closed": ("WebSockets closed for flooding", self.counts.floods_closed),
+            "draw_intents_forwarded": (
+                "intents forwarded to the process that owns their table",
+                live["forwarded"],
+            ),
+            "draw_lease_takeovers": (
+                "tables taken over from a process whose lease ran out",
+                live["takeovers"],
+            ),
+            "draw_stale_writes": (
+                "commits refused because another process had moved the table on",
+                live["stale_writes"],
+            ),
         }
         for name, (text, value) in counters.items():
             yield CounterMetricFamily(name, text, value=value)

@@ -71,6 +71,9 @@ class _Request:
     decision: bool = True
     address: str | None = None
     """Who asked for an analysis (one in flight per address), if anyone said."""
+    owner: str | None = None
+    """The client address whose bots a decision is for (its tables' every person came
+    from it), if there is one: one address's bots take at most ``per_owner`` workers."""
 
 
 class BotScheduler:
@@ -82,7 +85,10 @@ class BotScheduler:
     bot waits for an analysis only when there is a single worker, and then for one at
     most. Each table asks for one decision at a time, and decisions are served first
     come first served: a table with three bots waits its turn like a table with one.
-    ``run_hint`` allows one hint in flight per client address.
+    The bots of one client address's tables (``owner``) think on at most ``per_owner``
+    workers at once (one fewer than there are, at least one), so another address's bot
+    finds a worker free however many tables of bots one address runs. ``run_hint``
+    allows one hint in flight per client address.
     """
 
     def __init__(
@@ -94,6 +100,9 @@ class BotScheduler:
         self.workers = workers or max(1, min(4, os.cpu_count() or 1))
         self.analysis_workers = min(self.workers, analysis_workers or max(1, self.workers - 1))
         """Workers that may be on analyses at once; the others wait for the bots."""
+        self.per_owner = max(1, self.workers - 1)
+        """Workers one address's bots may think on at once."""
+        self._thinking: collections.Counter[str] = collections.Counter()
         self._executor = executor
         self._decisions: collections.deque[_Request] = collections.deque()
         self._analyses: collections.deque[_Request] = collections.deque()
@@ -128,12 +137,18 @@ class BotScheduler:
             self._executor = process_pool(self.workers)
         return self._executor
 
-    async def decide(self, table_id: str, level: str, seed: int, view: PlayerView) -> Action:
+    async def decide(
+        self, table_id: str, level: str, seed: int, view: PlayerView, owner: str | None = None
+    ) -> Action:
+        """A bot's move at ``table_id``; ``owner``: the client address the table's people
+        all came from, if they did (its bots share ``per_owner`` workers)."""
         if level in INLINE_LEVELS:
             self.decisions += 1
             self.served.append(table_id)
             return parse_action(decide(level, seed, view))
-        text = await self._enqueue(table_id, decide, (level, seed, view), decision=True)
+        text = await self._enqueue(
+            table_id, decide, (level, seed, view), decision=True, owner=owner
+        )
         return parse_action(text)
 
     async def run(self, table_id: str, work: Callable[..., Any], *args: Any) -> Any:
@@ -163,6 +178,7 @@ class BotScheduler:
         *,
         decision: bool,
         address: str | None = None,
+        owner: str | None = None,
     ) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any] = loop.create_future()
@@ -172,7 +188,7 @@ class BotScheduler:
         if self._wakeup is None:
             self._wakeup = asyncio.Event()
             self._runners = [loop.create_task(self._serve()) for _ in range(self.workers)]
-        request = _Request(table_id, work, args, answer, decision, address)
+        request = _Request(table_id, work, args, answer, decision, address, owner)
         (self._decisions if decision else self._analyses).append(request)
         answer.add_done_callback(lambda _: self._given_up(request))
         self._wakeup.set()
@@ -193,9 +209,14 @@ class BotScheduler:
             self._hinting.discard(request.address)
 
     def _next(self) -> _Request | None:
-        """Bots first; an analysis only while fewer than ``analysis_workers`` run."""
-        if self._decisions:
-            return self._decisions.popleft()
+        """Bots first (the first whose address has a worker to spare); an analysis only
+        while fewer than ``analysis_workers`` run."""
+        for request in self._decisions:
+            if request.owner is None or self._thinking[request.owner] < self.per_owner:
+                self._decisions.remove(request)
+                if request.owner is not None:
+                    self._thinking[request.owner] += 1
+                return request
         if self._analyses and self._analysing < self.analysis_workers:
             return self._analyses.popleft()
         return None
@@ -232,6 +253,11 @@ class BotScheduler:
             finally:
                 self._serving.discard(request)
                 self._release(request)
+                if request.owner is not None:
+                    self._thinking[request.owner] -= 1
+                    if not self._thinking[request.owner]:
+                        del self._thinking[request.owner]
+                    self._wakeup.set()  # a decision of that address held back may go now
                 if not request.decision:
                     self._analysing -= 1
                     self._wakeup.set()  # an analysis held back may go now
@@ -248,6 +274,7 @@ class BotScheduler:
         self._decisions.clear()
         self._analyses.clear()
         self._serving.clear()
+        self._thinking.clear()
         for request in waiting:
             request.answer.cancel()
         self._hinting.clear()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .limits import API_GETS, HINTS
+
 __all__ = ["Settings", "option"]
 
 
@@ -80,6 +82,27 @@ class Settings:
     flood_seconds: float = option(10.0, "the window of flood_limit", flag=False)
     lookup_misses: float = option(
         20.0, "unknown table ids an address may ask for before it must wait", flag=False
+    )
+    api_rate: float = option(
+        API_GETS.rate, "GET /api requests a second from one client address", group="limits"
+    )
+    api_burst: float = option(
+        API_GETS.burst, "GET /api requests one client address may send at once", flag=False
+    )
+    hints_per_minute: float = option(
+        60 * HINTS.rate, "hints one client address may ask for a minute", group="limits"
+    )
+    hint_burst: float = option(
+        HINTS.burst, "hints one client address may ask for at once", flag=False
+    )
+    review_queue: int = option(
+        16, "reviews that may wait at once, every client address together", group="limits"
+    )
+    review_workers: int = option(
+        1, "processes in which reviews of finished matches are worked out", metavar="N"
+    )
+    listed_per_address: int = option(
+        2, "public tables of one client address listed on the start page", group="limits"
     )
     idle_seconds: float = option(
         300.0, "unused tables leave memory after this many seconds", group="limits"

@@ -3,18 +3,30 @@ replays and reviews."""
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from ... import bots, record
 from ...i18n import LANGUAGES, catalogue
 from .. import present
+from ..advice import Encoded
+from ..limits import Refused, address_key
+from ..runtime.live import LiveTable
+from ..stores.base import LobbyRow, StoreUnavailable
 from ..table import UserError, check_bots_fill
-from .deps import ServicesDep, body_of, client_address, request_lang
+from .deps import ServicesDep, body_of, limit_key, request_lang
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api")
+"""Every ``GET`` here has taken a token of its address's ``API_GETS`` budget already
+(``app.ApiGetBudget``)."""
+
+LOBBY_ROWS = 50
+"""Tables listed on the start page at most."""
 
 
 def parse_size(text: str | None) -> int | None:
@@ -52,7 +64,7 @@ def offered_bots() -> dict[str, list[str]]:
 @router.post("/tables")
 async def create_table(request: Request, services: ServicesDep) -> Response:
     data = await body_of(request, services.settings)
-    address = client_address(request)
+    address = limit_key(request)
     start = data.get("start", False)
     if not isinstance(start, bool):
         raise UserError("bad_request")
@@ -83,15 +95,47 @@ async def create_table(request: Request, services: ServicesDep) -> Response:
 
 @router.get("/tables")
 async def public_tables(services: ServicesDep) -> dict[str, object]:
-    """Public tables waiting for players, for the start page."""
-    return {"tables": services.runtime.public_tables()}
+    """Public tables waiting for players, for the start page, newest first: at most
+    ``--listed-per-address`` of one client address, so that nobody floods the list."""
+    per_address = services.settings.listed_per_address
+    try:
+        rows = services.runtime.store.lobby(LOBBY_ROWS, per_address)
+    except StoreUnavailable:
+        raise UserError("unavailable") from None
+    return {"tables": [lobby_entry(row) for row in few_per_address(rows, per_address)]}
+
+
+def few_per_address(rows: list[LobbyRow], per_address: int) -> list[LobbyRow]:
+    """The rows (newest first) with at most ``per_address`` of one creator's address
+    (an IPv6 address counted by its /64; a row without an address counts alone)."""
+    seen: dict[str, int] = {}
+    kept = []
+    for row in rows:
+        if row.address is not None:
+            key = address_key(row.address)
+            seen[key] = seen.get(key, 0) + 1
+            if seen[key] > per_address:
+                continue
+        kept.append(row)
+    return kept
+
+
+def lobby_entry(row: LobbyRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "players": row.players,
+        "free": sum(1 for s in row.seats if s.kind == "open"),
+        "host": row.seats[row.host].name,
+        "names": [s.name for s in row.seats if s.kind != "open"],
+        "age": max(0, round(time.time() - row.created)),
+    }
 
 
 @router.get("/tables/{table_id}")
 async def table_info(table_id: str, request: Request, services: ServicesDep) -> Response:
     # Every route that touches the runtime is ``async``: it runs on the event loop, the
     # only thread that reads or changes tables.
-    state = (await services.find(table_id, client_address(request))).state
+    state = (await services.find(table_id, limit_key(request))).state
     return JSONResponse(
         {
             "id": state.id,
@@ -108,7 +152,7 @@ async def table_info(table_id: str, request: Request, services: ServicesDep) -> 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, request: Request, services: ServicesDep) -> Response:
     data = await body_of(request, services.settings)
-    address = client_address(request)
+    address = limit_key(request)
     await services.find(table_id, address)
     seat, token = await services.runtime.join(table_id, data.get("name"), data.get("seat"), address)
     response = JSONResponse({"seat": seat, "token": token, "url": f"/t/{table_id}"})
@@ -125,7 +169,7 @@ def match_number(text: str) -> int:
 
 @router.get("/tables/{table_id}/matches/{number}/record")
 async def download(table_id: str, number: str, request: Request, services: ServicesDep) -> Response:
-    await services.find(table_id, client_address(request))
+    await services.find(table_id, limit_key(request))
     _, match = await services.runtime.finished_match(table_id, match_number(number))
     return Response(
         record.dumps(match),
@@ -136,35 +180,84 @@ async def download(table_id: str, number: str, request: Request, services: Servi
     )
 
 
+def seat_of_request(live: LiveTable, request: Request, data: dict[str, Any]) -> int | None:
+    """The seat whose token the request carries: in the body (``token``), the query, or
+    the table's seat cookie ``dd_<table>``; ``None`` for a spectator."""
+    for token in (
+        data.get("token"),
+        request.query_params.get("token"),
+        request.cookies.get(f"dd_{live.id}"),
+    ):
+        if isinstance(token, str) and token:
+            seat = live.seat_of_token(token)
+            if seat is not None:
+                return seat
+    return None
+
+
+def encoded_response(answer: Encoded, request: Request) -> Response:
+    """A finished review: its bytes with their ETag, or 304 if the client has them."""
+    headers = {"ETag": answer.etag, "Cache-Control": "no-cache"}
+    if answer.matches(request.headers.get("if-none-match")):
+        return Response(status_code=304, headers=headers)
+    return Response(answer.body, media_type="application/json", headers=headers)
+
+
+def status_response(status: dict[str, Any], code: int = 200) -> Response:
+    return JSONResponse(status, status_code=code, headers={"Cache-Control": "no-store"})
+
+
 @router.post("/tables/{table_id}/matches/{number}/review")
 async def start_review(
     table_id: str, number: str, request: Request, services: ServicesDep
 ) -> Response:
-    """Start the review of a finished match (once: it is stored), answered like GET."""
-    await body_of(request, services.settings)
-    address = client_address(request)
-    await services.find(table_id, address)
-    lang = request_lang(request)
+    """A seated player of the table starts the review of a finished match (once: it is
+    stored); answered like GET, 202 while it waits or runs. One review per address at a
+    time (``429 review_busy``), a capped queue (``503 review_queue_full``), both with
+    ``Retry-After``."""
+    data = await body_of(request, services.settings)
+    address = limit_key(request)
+    live = await services.find(table_id, address)
     runtime, n = services.runtime, match_number(number)
-    status = await runtime.review_status(table_id, n, lang)
+    await runtime.finished_match(table_id, n)  # a running match: refused first
+    if seat_of_request(live, request, data) is None:
+        raise UserError("not_seated")
+    lang = request_lang(request)
+    answer = await runtime.review_answer(table_id, n, lang)
+    if answer is not None:
+        return encoded_response(answer, request)
+    status = await runtime.review_status(table_id, n)
     if status["status"] in ("none", "failed"):
-        if not services.budgets.reviewing.allow(address):
-            raise UserError("rate_limited")
-        await runtime.start_review(table_id, n)
-        status = await runtime.review_status(table_id, n, lang)
-    return JSONResponse(status, status_code=202 if status["status"] == "running" else 200)
+        reviewing = services.budgets.reviewing
+        if reviewing.empty(address):
+            raise Refused("rate_limited", reviewing.retry_after(address))
+        if await runtime.start_review(table_id, n, address):
+            reviewing.allow(address)
+        status = await runtime.review_status(table_id, n)
+        if status["status"] == "none":  # done meanwhile
+            answer = await runtime.review_answer(table_id, n, lang)
+            if answer is not None:
+                return encoded_response(answer, request)
+    return status_response(status, 202 if status["status"] in ("queued", "running") else 200)
 
 
 @router.get("/tables/{table_id}/matches/{number}/review")
 async def review_of(
     table_id: str, number: str, request: Request, services: ServicesDep
 ) -> Response:
-    """A finished match's review: how far it is while it runs, then the review."""
-    await services.find(table_id, client_address(request))
-    status = await services.runtime.review_status(
-        table_id, match_number(number), request_lang(request)
-    )
-    return JSONResponse(status)
+    """A finished match's review: where it is while it waits or runs, then the review
+    (with an ``ETag``; ``If-None-Match`` gets 304)."""
+    await services.find(table_id, limit_key(request))
+    runtime, n, lang = services.runtime, match_number(number), request_lang(request)
+    answer = await runtime.review_answer(table_id, n, lang)
+    if answer is None:
+        status = await runtime.review_status(table_id, n)
+        if status["status"] != "none":
+            return status_response(status)
+        answer = await runtime.review_answer(table_id, n, lang)  # done meanwhile?
+        if answer is None:
+            return status_response(status)
+    return encoded_response(answer, request)
 
 
 @router.get("/tables/{table_id}/matches/{number}/replay/{step}")
@@ -173,7 +266,7 @@ async def replay(
 ) -> Response:
     """One position of a finished match; ``deal`` shows a round's deal, not the end
     of the round before it."""
-    await services.find(table_id, client_address(request))
+    await services.find(table_id, limit_key(request))
     query = request.query_params
     step_number = parse_size(step)
     if step_number is None:

@@ -12,8 +12,9 @@ from fastapi import Depends, Request, WebSocket
 from fastapi.responses import JSONResponse
 
 from ...i18n import LANGUAGES
-from ..limits import AddressBuckets
+from ..limits import AddressBuckets, Budget, Refused, address_key
 from ..metrics import Counts
+from ..names import explain_reason
 from ..runtime.live import LiveTable
 from ..runtime.runtime import TableRuntime
 from ..settings import Settings
@@ -21,14 +22,18 @@ from ..table import UserError
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
+    "STATUSES",
     "Budgets",
     "Services",
     "body_of",
     "client_address",
+    "error_message",
     "error_response",
     "foreign",
+    "limit_key",
     "parse_object",
     "pick_lang",
+    "refused_response",
     "request_lang",
     "services",
 ]
@@ -46,6 +51,9 @@ STATUSES = {
     "bad_content_type": 415,
     "bad_origin": 403,
     "rate_limited": 429,
+    "review_busy": 429,
+    "review_queue_full": 503,
+    "not_seated": 403,
     "too_slow": 408,
     "internal": 500,
 }
@@ -59,6 +67,8 @@ class Budgets:
     misses: AddressBuckets
     messages: AddressBuckets
     reviewing: AddressBuckets
+    api_gets: AddressBuckets
+    """Every ``GET /api/...`` (``limits.API_GETS`` unless the settings say otherwise)."""
 
     @classmethod
     def of(cls, settings: Settings) -> Budgets:
@@ -67,6 +77,7 @@ class Budgets:
             misses=AddressBuckets(1.0, settings.lookup_misses),
             messages=AddressBuckets(settings.address_rate, 2 * settings.address_rate),
             reviewing=AddressBuckets(settings.create_rate / 60, settings.create_burst),
+            api_gets=Budget(settings.api_rate, settings.api_burst).buckets(),
         )
 
 
@@ -112,16 +123,41 @@ def request_lang(request: Request) -> str:
     return pick_lang(request.query_params.get("lang"), request.cookies.get("lang"), accept)
 
 
+def error_message(error: UserError, lang: str) -> str:
+    """A refusal in words; a refused name says why it was refused."""
+    reason = error.values.get("reason")
+    if error.code == "bad_name" and isinstance(reason, str):
+        return explain_reason(reason, lang)
+    return error.message(lang)
+
+
 def error_response(error: UserError, lang: str) -> JSONResponse:
     return JSONResponse(
-        {"error": error.code, "message": error.message(lang)},
+        {"error": error.code, "message": error_message(error, lang)},
         status_code=STATUSES.get(error.code, 400),
     )
+
+
+def refused_response(refusal: Refused, lang: str) -> JSONResponse:
+    """A request refused so that others get their share: its status, and when to ask
+    again in ``Retry-After`` (and the body's ``retry_after``) if there is a guess."""
+    body: dict[str, Any] = {"error": refusal.code, "message": refusal.message(lang)}
+    headers = {}
+    if refusal.retry_after is not None:
+        body["retry_after"] = refusal.retry_after
+        headers["Retry-After"] = str(refusal.retry_after)
+    return JSONResponse(body, status_code=refusal.status, headers=headers)
 
 
 def client_address(scope_owner: Request | WebSocket) -> str:
     client = scope_owner.client
     return client.host if client is not None else "?"
+
+
+def limit_key(scope_owner: Request | WebSocket) -> str:
+    """What the client's per-address limits count by (``limits.address_key``: an IPv6
+    address by its /64)."""
+    return address_key(client_address(scope_owner))
 
 
 def same_origin(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:

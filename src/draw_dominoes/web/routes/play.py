@@ -18,7 +18,16 @@ from ..runtime.live import LiveTable
 from ..server import ABORT_EXTENSION
 from ..table import UserError
 from .api import parse_size, parse_width
-from .deps import MAX_MESSAGE_BYTES, Services, client_address, foreign, parse_object, pick_lang
+from .deps import (
+    MAX_MESSAGE_BYTES,
+    Services,
+    client_address,
+    error_message,
+    foreign,
+    limit_key,
+    parse_object,
+    pick_lang,
+)
 
 __all__ = ["SocketConnection", "router"]
 
@@ -42,7 +51,10 @@ class SocketConnection:
         height: int | None,
         outbox: Outbox,
         socket: WebSocket,
+        address: str = "?",
     ) -> None:
+        self.address = address
+        """The client's address (its hints are limited per address)."""
         self.seat = seat
         self.lang = lang
         self.width = width
@@ -57,7 +69,7 @@ class SocketConnection:
         self.outbox.put(present.encode(message))
 
     def refuse(self, error: UserError, request_id: object = None) -> None:
-        message = {"type": "error", "code": error.code, "message": error.message(self.lang)}
+        message = {"type": "error", "code": error.code, "message": error_message(error, self.lang)}
         self.send({"id": request_id, **message} if request_id is not None else message)
 
     def close(self) -> None:
@@ -88,7 +100,7 @@ async def play(socket: WebSocket, table_id: str) -> None:
     params = socket.query_params
     lang = pick_lang(params.get("lang"), socket.cookies.get("lang"))
     width = parse_width(params.get("width"))
-    address = client_address(socket)
+    address = limit_key(socket)
     await socket.accept()
     try:
         live = await services.find(table_id, address)
@@ -99,7 +111,7 @@ async def play(socket: WebSocket, table_id: str) -> None:
     seat = live.seat_of_token(token)
     outbox = Outbox(socket.send_text, cutter(socket, counts), stall_timeout=settings.stall_timeout)
     height = present.snap_height(parse_size(params.get("height")))
-    conn = SocketConnection(seat, lang, width, height, outbox, socket)
+    conn = SocketConnection(seat, lang, width, height, outbox, socket, client_address(socket))
     if token and seat is None:
         conn.refuse(UserError("bad_token"))
     runtime = services.runtime
@@ -131,7 +143,7 @@ async def converse(
     settings, counts = services.settings, services.counts
     limiter = RateLimiter(settings.rate, settings.message_burst)
     flood = FloodWindow(settings.flood_limit, settings.flood_seconds)
-    address = client_address(socket)
+    address = limit_key(socket)
     messages = services.budgets.messages
     while not conn.outbox.closed:
         event = await socket.receive()
@@ -169,7 +181,7 @@ async def converse(
 
 async def turn_away(socket: WebSocket, error: UserError, lang: str, code: int) -> None:
     """Say why a WebSocket cannot stay, then close it."""
-    message = {"type": "error", "code": error.code, "message": error.message(lang)}
+    message = {"type": "error", "code": error.code, "message": error_message(error, lang)}
     await socket.send_text(present.encode(message))
     await socket.close(code=code)
 

@@ -67,6 +67,7 @@ class BotTurns:
         number = len(state.matches) - 1
         decision = bots.decision_seed(state.seed_of(number), state.seq, seat)
         view = match.view(seat)
-        action = await runtime.scheduler.decide(live.id, state.level_of(seat), decision, view)
+        level, owner = state.level_of(seat), state.solo_address()
+        action = await runtime.scheduler.decide(live.id, level, decision, view, owner)
         await runtime.apply(live, i.BotMove(number, state.seq, action), seat)
         return True

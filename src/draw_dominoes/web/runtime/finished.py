@@ -31,27 +31,26 @@ class FinishedMatches:
             raise UserError("match_running")
         return live, match
 
-    async def start_review(self, table_id: str, number: int) -> bool:
-        """Start reviewing a finished match unless it is stored or under way."""
+    async def start_review(self, table_id: str, number: int, address: str | None = None) -> bool:
+        """Queue the review of a finished match unless it is stored or under way; True if
+        this call queued it. ``Refused`` (``review_busy``, ``review_queue_full``) when the
+        address has its review under way already or the queue is full."""
         live, match = await self.finished_match(table_id, number)
-        return self.reviews.start(live.id, number, match)
+        return self.reviews.start(live.id, number, match, address)
 
-    async def review_status(self, table_id: str, number: int, lang: str) -> dict[str, Any]:
-        """A finished match's review: ``none`` (not asked for), ``running`` with how many
-        decisions are done, ``failed``, or ``done`` with the review in ``lang``."""
+    async def review_answer(self, table_id: str, number: int, lang: str) -> advice.Encoded | None:
+        """The finished review in ``lang``, encoded once with its ETag; ``None`` while it
+        is not done."""
         live, match = await self.finished_match(table_id, number)
-        stored = self.reviews.stored(live.id, number)
-        if stored is not None:
-            names = list(present.seat_names(live.state, lang))
-            kinds = [s.kind for s in live.state.seats]
-            answer = advice.review_answer(match, stored, names, kinds, lang)
-            return {"status": "done", "review": answer}
-        progress = self.reviews.progress(live.id, number)
-        if progress is not None:
-            return {"status": "running", "done": progress[0], "total": progress[1]}
-        if (live.id, number) in self.reviews.failed:
-            return {"status": "failed"}
-        return {"status": "none"}
+        names = present.seat_names(live.state, lang)
+        kinds = [s.kind for s in live.state.seats]
+        return self.reviews.answer(live.id, number, lang, match, names, kinds)
+
+    async def review_status(self, table_id: str, number: int) -> dict[str, Any]:
+        """A review that is not done: ``none`` (not asked for), ``queued`` with its place
+        (1: next), ``running`` with how many decisions are done, or ``failed``."""
+        live, _ = await self.finished_match(table_id, number)
+        return self.reviews.status(live.id, number)
 
     async def replay_step(
         self,

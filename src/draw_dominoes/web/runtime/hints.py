@@ -1,14 +1,16 @@
-"""Hints at the tables this process owns: worked out in the bot pool from the seat's view."""
+"""Hints at the tables this process owns: worked out in the bot pool from the seat's view,
+one in flight per client address and within its budget."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ... import bots
-from ...match import Match
+from ...view import PlayerView
 from .. import advice, present
+from ..limits import Budget, Refused, address_key
 from ..table import AskHint, UserError
 from .live import Connection, LiveTable
 
@@ -22,11 +24,19 @@ log = logging.getLogger(__name__)
 
 class Hints:
     """The seat to move asked what the analysis would play. The answer, worked out in the
-    bot pool from this seat's own view (R21), goes to the asking connection alone."""
+    bot pool from this seat's own view (R21), goes to the asking connection alone.
+
+    Shared fairly: one hint in flight per seat (``hint_busy``) and per client address at
+    every table together (``hint_address_busy``), and each address asks within its
+    budget (``limits.HINTS`` unless the settings say otherwise; ``rate_limited`` with
+    the seconds to wait). Asking again at the same position costs nothing."""
 
     def __init__(self, runtime: TableRuntime) -> None:
         self.runtime = runtime
+        settings = runtime.settings
+        self.budget = Budget(settings.hints_per_minute / 60, settings.hint_burst).buckets()
         self.tasks: set[asyncio.Task[None]] = set()
+        """Hints being worked out for this process's tables (for the metrics)."""
 
     def ask(self, live: LiveTable, conn: Connection | None, asked: AskHint) -> None:
         if conn is None:
@@ -42,21 +52,36 @@ class Hints:
             return
         if seat in live.hinting:
             raise UserError("hint_busy")
+        address = address_key(conn.address)
+        scheduler = self.runtime.scheduler
+        try:
+            if scheduler.hinting(address):  # refused before a token is spent
+                raise Refused("hint_address_busy")
+            self.budget.take(address)
+            view = match.view(seat)
+            seed = bots.decision_seed(live.state.seed_of(asked.number), asked.seq, seat)
+            iterations = self.runtime.settings.analysis_iterations
+            answer = scheduler.run_hint(
+                live.id, address, advice.hint_entries, view, iterations, seed
+            )
+        except Refused as refusal:
+            raise UserError(refusal.code, **refusal.values) from None
         live.hinting.add(seat)
-        task = asyncio.get_running_loop().create_task(self._work_out(live, conn, asked, match))
+        work = self._work_out(live, conn, asked, view, answer)
+        task = asyncio.get_running_loop().create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def _work_out(
-        self, live: LiveTable, conn: Connection, asked: AskHint, match: Match
+        self,
+        live: LiveTable,
+        conn: Connection,
+        asked: AskHint,
+        view: PlayerView,
+        answer: asyncio.Future[Any],
     ) -> None:
-        runtime = self.runtime
-        view = match.view(asked.seat)
         try:
-            seed = bots.decision_seed(live.state.seed_of(asked.number), asked.seq, asked.seat)
-            entries = await runtime.scheduler.run(
-                live.id, advice.hint_entries, view, runtime.settings.analysis_iterations, seed
-            )
+            entries: list[dict[str, Any]] = await answer
         except Exception:  # the analysis failed: say so to the one who asked
             log.exception("table %s: a hint could not be worked out", live.id)
             error = UserError("hint_failed")

@@ -15,13 +15,16 @@ __all__ = ["Connection", "LiveTable"]
 
 
 class Connection(Protocol):
-    """One open WebSocket: who it is (a seat or a spectator), how it wants text drawn, and
-    a non-blocking way to hand it encoded messages."""
+    """One open WebSocket: who it is (a seat or a spectator, from which address), how it
+    wants text drawn, and a non-blocking way to hand it encoded messages."""
 
     seat: int | None
     lang: str
     width: int
     height: int | None
+    address: str
+    """The client's address, as it came (``?`` if unknown); limits count it by
+    ``limits.address_key``."""
 
     def deliver(self, text: str, slot: str | None = None) -> None:
         """Queue ``text``; a message with a ``slot`` replaces an unsent one of the same slot."""

@@ -59,6 +59,7 @@ class RemoteConnection:
     def __init__(self, bus: Bus, process: str, key: int, seat: int | None, lang: str) -> None:
         self.bus, self.process, self.key = bus, process, key
         self.seat, self.lang = seat, lang
+        self.address = "?"
         self.width: int = 800
         self.height: int | None = None
 
@@ -104,6 +105,7 @@ class Relay:
             "intent": i.to_json(intent),
             "conn": key,
             "lang": conn.lang if conn is not None else "en",
+            "address": conn.address if conn is not None else "?",
         }
         self.bus.forwarded += 1
         try:
@@ -249,6 +251,7 @@ class Relay:
         conn = RemoteConnection(
             self.bus, str(data["reply_to"]), int(data.get("conn", 0)), seat, str(data["lang"])
         )
+        conn.address = str(data.get("address", "?"))
         try:
             await runtime.apply(live, i.from_json(data["intent"]), seat, conn)
         except UserError as error:

@@ -68,7 +68,12 @@ class TableRuntime(FinishedMatches):
         self.store = store
         self.settings = settings
         self.scheduler = scheduler or BotScheduler(settings.bot_workers)
-        self.reviews = advice.Reviews(store, self.scheduler, settings.analysis_iterations)
+        self.reviews = advice.Reviews(
+            store,
+            settings.analysis_iterations,
+            workers=settings.review_workers,
+            queue_limit=settings.review_queue,
+        )
         self.timing = Timing(settings.round_pause, settings.away_seconds, settings.host_grace)
         self.clock = clock
         self.process = settings.process or secrets.token_hex(6)

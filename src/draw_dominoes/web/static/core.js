@@ -160,7 +160,7 @@ export async function postJSON(url, data) {
   });
   let payload = {};
   try { payload = await response.json(); } catch { payload = { message: t("error_internal") }; }
-  return { ok: response.ok, status: response.status, data: payload };
+  return { ok: response.ok, status: response.status, data: payload, response };
 }
 
 // ------------------------------------------------------------ small icons (no fonts, no files)

@@ -5,7 +5,7 @@ import { app, el, t, replace, tileImage, announce, focusKey, restoreFocus, setTi
 import { showLine, fitLine } from "./line.js";
 
 const replay = { tableId: null, number: 0, step: 0, total: undefined, data: null, timer: null, starts: null, ends: null, busy: false };
-const review = { status: null, data: null, seat: null, done: 0, total: 0, error: null, poll: null, scrolled: false, focus: null };
+const review = { status: null, data: null, seat: null, done: 0, total: 0, position: 0, error: null, code: null, poll: null, scrolled: false, focus: null };
 
 /** Each class has a symbol as well as a colour (as chess sites mark moves). */
 const SYMBOLS = { forced: "\u25a1", best: "\u2605", good: "\u2713", inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -21,7 +21,7 @@ function room() {
 export function openReplay(tableId, number) {
   Object.assign(replay, { tableId, number, step: 0 });
   window.clearTimeout(review.poll);
-  Object.assign(review, { status: null, data: null, seat: null, done: 0, total: 0, error: null, poll: null, scrolled: false });
+  Object.assign(review, { status: null, data: null, seat: null, done: 0, total: 0, position: 0, error: null, code: null, poll: null, scrolled: false });
   document.getElementById("app").dataset.page = "replay";
   showStep(0);
   loadReview(window.location.hash === "#review");
@@ -37,6 +37,7 @@ export async function showStep(step, deal = false) {
   const { tableId, number } = replay;
   const { width, height } = room();
   const response = await fetch(`/api/tables/${tableId}/matches/${number}/replay/${step}?lang=${app.lang}&width=${Math.round(width)}&height=${Math.round(height)}${deal ? "&deal=true" : ""}`);
+  if (response.status === 429) return;  // stepping faster than the server allows: stay here
   const data = await response.json();
   const root = document.getElementById("app");
   if (!response.ok) {
@@ -197,34 +198,49 @@ function reviewUrl() {
   return `/api/tables/${replay.tableId}/matches/${replay.number}/review?lang=${app.lang}`;
 }
 
-/** Asks how the review stands (``start``: starts it if it was never made); polls while it runs. */
+/** Waits while a review waits or runs: 0.8 s, or as long as the server asks (``Retry-After``). */
+const POLL_MS = 800;
+
+/** Asks how the review stands (``start``: starts it if it was never made); polls while it waits or runs. */
 async function loadReview(start) {
   window.clearTimeout(review.poll);
   const { tableId, number } = replay;
   let ok;
+  let status;
   let data;
+  let wait = 0;
   try {
-    if (start) ({ ok, data } = await postJSON(reviewUrl(), {}));
+    let response;
+    if (start) ({ ok, status, data, response } = await postJSON(reviewUrl(), {}));
     else {
-      const response = await fetch(reviewUrl());
-      ok = response.ok;
+      response = await fetch(reviewUrl());
+      ({ ok, status } = response);
       data = await response.json();
     }
+    wait = Number(response.headers.get("Retry-After")) || 0;
   } catch {
     ok = false;
     data = { message: t("error_internal") };
   }
   if (replay.tableId !== tableId || replay.number !== number) return;  // another page by now
+  const waiting = review.status === "queued" || review.status === "running";
+  if (!ok && waiting && !start && (status === 429 || status === 503)) {
+    review.poll = window.setTimeout(() => loadReview(false), Math.max(POLL_MS, wait * 1000));  // asked too often: later
+    return;
+  }
   if (!ok) {
-    review.status = review.status === null ? "error-missing" : "error";
+    review.status = review.status === null && !start ? "error-missing" : "error";
     review.error = data.message || t("error_internal");
+    review.code = data.error || null;
   } else {
     review.status = data.status;
     review.error = null;
-    if (data.status === "running") {
+    review.code = null;
+    if (data.status === "running" || data.status === "queued") {
       review.done = data.done || 0;
       review.total = data.total || 0;
-      review.poll = window.setTimeout(() => loadReview(false), 800);
+      review.position = data.position || 0;
+      review.poll = window.setTimeout(() => loadReview(false), POLL_MS);
     } else if (data.status === "done") {
       review.data = data.review;
       if (review.seat === null) review.seat = firstPerson(data.review);
@@ -317,11 +333,19 @@ function reviewCard() {
   if (review.status === null || review.status === "none" || review.status === "failed" || review.status === "error") {
     card.append(el("p", {}, t("review_intro")));
     if (review.status === "failed") card.append(el("p", { role: "alert" }, t("review_failed")));
-    if (review.status === "error") card.append(el("p", { role: "alert" }, review.error));
+    if (review.status === "error") card.append(el("p", { role: "alert", id: "review-error", "data-code": review.code || "" }, review.error));
+    if (review.code === "not_seated") return card;  // a spectator cannot ask for one
     card.append(el("p", {}, el("button", {
       type: "button", class: "button primary", id: "review-start", "data-focus": "review-start",
       onclick: () => loadReview(true),
     }, t("review_start"))));
+    return card;
+  }
+  if (review.status === "queued") {
+    card.append(el("p", { class: "muted" }, t("review_intro")),
+      el("progress", { id: "review-progress", "aria-labelledby": "review-progress-text" }),
+      el("p", { id: "review-progress-text", role: "status", "data-position": String(review.position) },
+        review.position ? t("review_queued", { position: review.position }) : t("review_waiting")));
     return card;
   }
   if (review.status === "running") {

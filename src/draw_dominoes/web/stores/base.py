@@ -103,6 +103,9 @@ class LobbyRow:
     created: float
     seats: tuple[SeatRow, ...]
     host: int
+    address: str | None = None
+    """The creator's client address (``None``: unknown), so that the list can show only
+    a few tables of each address."""
 
 
 # ---------------------------------------------------------------- writes of a commit
@@ -202,8 +205,9 @@ class Store(Protocol):
 
     def count_tables(self) -> int: ...
 
-    def lobby(self, limit: int = 50) -> list[LobbyRow]:
-        """The listed tables, newest first."""
+    def lobby(self, limit: int = 50, per_address: int | None = None) -> list[LobbyRow]:
+        """The listed tables, newest first; with ``per_address``, only the newest that
+        many of each creator's address (tables without an address each count alone)."""
 
     def solo_running(self, address: str) -> int:
         """How many tables are ``playing`` whose ``solo_address`` is ``address``."""

@@ -35,7 +35,7 @@ from .base import (
     TableRow,
     Write,
 )
-from .rows import lobby_rows, match_rows, stale
+from .rows import LOBBY_QUERY, lobby_rows, match_rows, stale
 from .urls import redact
 
 __all__ = ["MIGRATIONS", "Connection", "PostgresStore", "connect", "one_line"]
@@ -389,14 +389,12 @@ class PostgresStore:
         row = self._run(lambda c: c.execute("SELECT count(*) FROM tables").fetchone())
         return int(row[0]) if row is not None else 0
 
-    def lobby(self, limit: int = 50) -> list[LobbyRow]:
+    def lobby(self, limit: int = 50, per_address: int | None = None) -> list[LobbyRow]:
+        query = LOBBY_QUERY.format(listed="listed", per_address="%s", limit="%s")
+
         def work(conn: Connection) -> list[LobbyRow]:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            tables = conn.execute(
-                "SELECT id, players, created, host FROM tables WHERE listed"
-                " ORDER BY created DESC, id DESC LIMIT %s",
-                (limit,),
-            ).fetchall()
+            tables = conn.execute(query, (per_address or limit, limit)).fetchall()
             seats = conn.execute(
                 "SELECT table_id, seat, kind, name, level, token_hash FROM seats"
                 " WHERE table_id = ANY(%s) ORDER BY table_id, seat",

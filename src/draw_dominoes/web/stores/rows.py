@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .base import LobbyRow, MatchRow, SeatRow
 
-__all__ = ["lobby_rows", "match_rows", "stale"]
+__all__ = ["LOBBY_QUERY", "lobby_rows", "match_rows", "stale"]
 
 
 def match_rows(
@@ -23,18 +23,29 @@ def match_rows(
     )
 
 
+LOBBY_QUERY = (
+    "SELECT id, players, created, host, address FROM ("
+    " SELECT id, players, created, host, address, row_number() OVER ("
+    "  PARTITION BY coalesce(address, id) ORDER BY created DESC, id DESC) AS nth"
+    " FROM tables WHERE {listed}) AS listed_tables"
+    " WHERE nth <= {per_address} ORDER BY created DESC, id DESC LIMIT {limit}"
+)
+"""The listed tables, at most ``per_address`` of each creator's address, newest first
+(``{listed}``, ``{per_address}`` and ``{limit}`` in each store's own dialect)."""
+
+
 def lobby_rows(
-    tables: Sequence[tuple[str, int, float, int]],
+    tables: Sequence[tuple[str, int, float, int, str | None]],
     seats: Sequence[tuple[str, int, str, str, str | None, str | None]],
 ) -> list[LobbyRow]:
-    """Lobby rows of the listed ``tables`` (id, players, created, host; in order), with
-    their ``seats`` (table id first, ordered by seat)."""
+    """Lobby rows of the listed ``tables`` (id, players, created, host, address; in
+    order), with their ``seats`` (table id first, ordered by seat)."""
     by_table: dict[str, list[SeatRow]] = {}
     for table_id, seat, kind, name, level, token_hash in seats:
         by_table.setdefault(table_id, []).append(SeatRow(seat, kind, name, level, token_hash))
     return [
-        LobbyRow(table_id, players, created, tuple(by_table.get(table_id, ())), host)
-        for table_id, players, created, host in tables
+        LobbyRow(table_id, players, created, tuple(by_table.get(table_id, ())), host, address)
+        for table_id, players, created, host, address in tables
     ]
 
 

@@ -29,7 +29,7 @@ from .base import (
     TableRow,
     Write,
 )
-from .rows import lobby_rows, match_rows, stale
+from .rows import LOBBY_QUERY, lobby_rows, match_rows, stale
 
 __all__ = ["MIGRATIONS", "SqliteStore", "unusable"]
 
@@ -357,13 +357,10 @@ class SqliteStore:
             row = db.execute("SELECT count(*) FROM tables").fetchone()
         return int(row[0])
 
-    def lobby(self, limit: int = 50) -> list[LobbyRow]:
+    def lobby(self, limit: int = 50, per_address: int | None = None) -> list[LobbyRow]:
+        query = LOBBY_QUERY.format(listed="listed = 1", per_address="?", limit="?")
         with self._transaction(write=False) as db:
-            tables = db.execute(
-                "SELECT id, players, created, host FROM tables WHERE listed = 1"
-                " ORDER BY created DESC, id DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
+            tables = db.execute(query, (per_address or limit, limit)).fetchall()
             ids = [row[0] for row in tables]
             seats = db.execute(
                 "SELECT table_id, seat, kind, name, level, token_hash FROM seats"
