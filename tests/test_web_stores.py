@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import socket
 import sqlite3
 import threading
@@ -328,6 +329,25 @@ def test_the_lobby_lists_listed_tables_newest_first(store: Store) -> None:
     assert [row.players for row in lobby] == [2, 4, 3]
     assert lobby[1].seats == seats(4) and lobby[1].host == 0
     assert [row.id for row in store.lobby(limit=2)] == ["t0", "t2"]
+
+
+def test_the_lobby_lists_a_few_tables_of_each_address_chosen_in_the_query(store: Store) -> None:
+    """One address's many tables leave room for everybody else's, however many."""
+    for n in range(6):
+        row = dataclasses.replace(table(f"f{n}", created=100.0 + n), address="198.51.100.9")
+        store.create_table(row)
+        store.commit(row.id, 0, [saved("{}", status="lobby")])
+    for table_id, created, address in (("a", 50.0, "203.0.113.5"), ("b", 40.0, None)):
+        store.create_table(dataclasses.replace(table(table_id, created=created), address=address))
+        store.commit(table_id, 0, [saved("{}", status="lobby")])
+    assert [row.id for row in store.lobby(limit=3)] == ["f5", "f4", "f3"]
+    few = store.lobby(limit=3, per_address=2)
+    assert [(row.id, row.address) for row in few] == [
+        ("f5", "198.51.100.9"),
+        ("f4", "198.51.100.9"),
+        ("a", "203.0.113.5"),
+    ]
+    assert [row.id for row in store.lobby(per_address=1)] == ["f5", "a", "b"]
 
 
 def test_solo_running_counts_playing_tables_of_one_address(store: Store) -> None:
