@@ -28,7 +28,9 @@ WANTED = 4
 def deals(view: PlayerView) -> Iterator[Round]:
     """Every full round the two-player ``view`` cannot rule out (the boneyard's order
     only as far as it can still be drawn)."""
-    me, other = view.player, 1 - view.player
+    me = view.player
+    assert me is not None  # a seat's view
+    other = 1 - me
     known = set(view.hand) | set(view.line.tiles)
     hidden = [t for t in ALL_TILES if t not in known]
     lacking = view.lacking[other]
@@ -46,6 +48,7 @@ def deals(view: PlayerView) -> Iterator[Round]:
 
 def solved_values(view: PlayerView, most: int = 400) -> dict[Action, list[float]] | None:
     """Each legal action's reward for the seat in every deal, or None if there are too many."""
+    assert view.player is not None  # a seat's view
     solver = Solver(view.scores, view.target, 28, drawable=1)
     table: dict[Action, list[float]] = {a: [] for a in view.legal_actions}
     for count, game in enumerate(deals(view)):
@@ -66,6 +69,7 @@ def solved_values(view: PlayerView, most: int = 400) -> dict[Action, list[float]
 
 
 def kind_of(view: PlayerView) -> str | None:
+    assert view.player is not None  # a seat's view
     legal = view.legal_actions
     if len(legal) < 2 or view.drawable > 1:
         return None

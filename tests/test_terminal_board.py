@@ -78,6 +78,7 @@ async def play_a_turn_by_keys(app: Board, pilot) -> None:
     """The first legal placement by its number and Enter (and ←/→ at "which end?"), else draw
     or pass: only keys, as a person would."""
     view = app.match.view(app.viewer())
+    assert view.player is not None
     hand = hand_order(app.match.current_round, view.player)
     places = [a for a in view.legal_actions if isinstance(a, Place)]
     if places:

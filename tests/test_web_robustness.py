@@ -197,6 +197,7 @@ def flaky_bot() -> Iterator[list[int]]:
             self.inner = bots.create("greedy", seed=seed)
 
         def choose(self, view: PlayerView) -> Action:
+            assert view.player is not None
             calls.append(view.player)
             if len(calls) == 1:
                 raise RuntimeError("the bot fell over")

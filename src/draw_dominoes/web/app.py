@@ -223,11 +223,13 @@ async def keep(runtime: TableRuntime) -> None:
         await asyncio.sleep(period)
         try:
             runtime.renew_leases()
+            if runtime.relay is not None:
+                runtime.relay.sweep()
+            runtime.evict_idle()
         except StoreUnavailable:
             log.warning("the store is unavailable: leases not renewed")
-        if runtime.relay is not None:
-            runtime.relay.sweep()
-        runtime.evict_idle()
+        except Exception:  # a bug here must not stop the renewals
+            log.exception("keeping the tables failed")
 
 
 def live_figures(app: FastAPI, services: Services) -> dict[str, float]:

@@ -144,7 +144,9 @@ class Settings:
         group="processes",
         metavar="NAME",
     )
-    bus_prefix: str = option("draw:", "the prefix of every channel on the bus", flag=False)
+    bus_prefix: str = option(
+        "draw:", "the prefix of every channel on the bus", group="processes", metavar="TEXT"
+    )
     lease_seconds: float = option(
         5.0,
         "a table's owner must renew its lease within this time, or another takes it",

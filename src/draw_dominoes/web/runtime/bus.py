@@ -7,6 +7,7 @@ import contextlib
 import itertools
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -134,17 +135,30 @@ class Bus:
         """Tell one process."""
         await self._publish(self._process_channel(process), {**data, "from": self.process})
 
-    async def ask(self, process: str, data: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Tell one process and wait for its reply; ``BusError`` if none comes in time."""
+    async def ask(
+        self,
+        process: str,
+        data: dict[str, Any],
+        timeout: float,
+        give_up: Callable[[], bool] = lambda: False,
+    ) -> dict[str, Any]:
+        """Tell one process and wait for its reply; ``BusError`` if none comes in time,
+        or as soon as ``give_up()`` says the answer no longer matters."""
         request = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[request] = future
+        deadline = time.monotonic() + timeout
         try:
             await self.tell(process, {**data, "id": request, "reply_to": self.process})
-            async with asyncio.timeout(timeout):
-                return await future
-        except TimeoutError:
-            raise BusError(f"{process} did not answer") from None
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BusError(f"{process} did not answer")
+                done, _ = await asyncio.wait({future}, timeout=min(0.1, left))
+                if done:
+                    return future.result()
+                if give_up():
+                    raise BusError(f"{process} no longer owns the table")
         finally:
             self._replies.pop(request, None)
 

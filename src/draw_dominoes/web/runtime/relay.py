@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -109,7 +110,10 @@ class Relay:
         }
         self.bus.forwarded += 1
         try:
-            answer = await self.bus.ask(live.owner, data, ASK_SECONDS)
+            owner = live.owner
+            answer = await self.bus.ask(
+                owner, data, ASK_SECONDS, give_up=lambda: live.owner != owner
+            )
         except BusError:
             if await self.take_over(live, wait=True):
                 await self.runtime.apply(live, intent, seat, conn)
@@ -119,6 +123,16 @@ class Relay:
             if answer["error"] == "table_moved":
                 self.runtime.lost(live)
             raise UserError(answer["error"], **decode_values(answer.get("values", {})))
+        await self._catch_up(live, int(answer.get("version", 0)))
+
+    async def _catch_up(self, live: LiveTable, version: int) -> None:
+        """Answer only once this process's copy shows the change: a client gets the state
+        its intent made before the ``ok``, as from the owner itself."""
+        deadline = time.monotonic() + ASK_SECONDS
+        while live.state.version < version and time.monotonic() < deadline:
+            await asyncio.sleep(0.002)
+        if live.state.version < version:  # the owner's news was lost: read the store
+            await self._reload(live)
 
     def tell_presence(self, live: LiveTable) -> None:
         """Tell the owner how many connections this process has at its table, per seat."""
@@ -126,38 +140,47 @@ class Relay:
         self.bus.post(live.owner, {"op": "presence", "table": live.id, "counts": counts})
 
     async def take_over(self, live: LiveTable, *, wait: bool = False) -> bool:
-        """Take a table whose owner's lease ran out (waiting for that, with ``wait``)."""
+        """Take a table whose owner's lease ran out (waiting for that, with ``wait``);
+        True once this process owns it (it may already have, by another path)."""
         runtime = self.runtime
         deadline = time.monotonic() + (runtime.settings.lease_seconds + 1.0 if wait else 0.0)
-        while True:
+        while not runtime.owns(live):
             try:
                 holder = runtime.store.lease_owner(live.id)
-                if holder is None and runtime.store.take_lease(
-                    live.id, runtime.process, runtime.settings.lease_seconds
-                ):
-                    break
-                row = None
             except StoreUnavailable:
                 return False
-            if holder is not None and holder != live.owner:
-                live.owner = holder  # another process was quicker: relay for it
+            if holder is None and await self._become_owner(live):
+                return True
+            if holder not in (None, runtime.process, live.owner):
+                live.owner = str(holder)  # another process was quicker: relay for it
                 self.tell_presence(live)
                 return False
             if time.monotonic() >= deadline:
                 return False
-            await asyncio.sleep(0.25)
-        try:
-            row = runtime.store.load_table(live.id)
-        except StoreUnavailable:
-            return False
-        if row is None:
-            return False
-        state = from_row(row, runtime.timing, runtime.clock())
-        log.warning("table %s: taken over from %s", live.id, live.owner)
-        self.takeovers += 1
-        live.owner = runtime.process
-        live.crowd.clear()
-        live.state = state
+            await asyncio.sleep(0.1)
+        return True
+
+    async def _become_owner(self, live: LiveTable) -> bool:
+        """The lease, then the table as stored; one path at a time (under the lock)."""
+        runtime = self.runtime
+        async with live.lock:
+            if runtime.owns(live):
+                return True
+            try:
+                if not runtime.store.take_lease(
+                    live.id, runtime.process, runtime.settings.lease_seconds
+                ):
+                    return False
+                row = runtime.store.load_table(live.id)
+            except StoreUnavailable:
+                return False
+            if row is None:
+                return False
+            log.warning("table %s: taken over from %s", live.id, live.owner)
+            self.takeovers += 1
+            live.state = from_row(row, runtime.timing, runtime.clock())
+            live.owner = runtime.process
+            live.crowd.clear()
         with contextlib.suppress(UserError):
             await runtime.recount(live)
         runtime.resume(live)
@@ -257,11 +280,9 @@ class Relay:
         except UserError as error:
             await self.bus.reply(data, {"error": error.code, "values": encode_values(error.values)})
             return
-        await self.bus.reply(data, {"ok": True})
+        await self.bus.reply(data, {"ok": True, "version": live.state.version})
 
     def _overlay(self, live: LiveTable, data: dict[str, Any]) -> None:
-        import dataclasses
-
         live.state = dataclasses.replace(
             live.state,
             present=frozenset(int(s) for s in data.get("present", ())),
@@ -282,17 +303,26 @@ class Relay:
         if version == state.version + 1 or (version == state.version and not data["writes"]):
             writes = [write_from_json(w) for w in data["writes"]]
             live.state = replay(state, writes, version)
-        else:
-            try:
-                row = runtime.store.load_table(live.id)
-            except StoreUnavailable:
-                return
-            if row is None:
-                return
-            live.state = from_row(row, runtime.timing, runtime.clock())
+        elif not await self._reload(live):
+            return
         self._overlay(live, data)
         runtime.publish(live, announce=bool(data.get("announce")))
         runtime.presence_soon(live)
+
+    async def _reload(self, live: LiveTable) -> bool:
+        """This process's copy of a table it relays for, afresh from the store."""
+        runtime = self.runtime
+        try:
+            row = runtime.store.load_table(live.id)
+        except StoreUnavailable:
+            return False
+        if row is None:
+            return False
+        present, spectators = live.state.present, live.state.spectators
+        state = from_row(row, runtime.timing, runtime.clock())
+        live.state = dataclasses.replace(state, present=present, spectators=spectators)
+        runtime.publish(live)
+        return True
 
     def transition_done(self, live: LiveTable, transition: Transition, announce: bool) -> None:
         """After a local commit: the relays follow."""

@@ -36,6 +36,7 @@ from .bots import BotTurns
 from .finished import FinishedMatches
 from .hints import Hints
 from .live import Connection, LiveTable
+from .presence import Presence
 from .relay import Relay
 
 __all__ = ["TableRuntime", "fresh_seed"]
@@ -51,7 +52,7 @@ def fresh_seed() -> int:
     return secrets.randbits(63)
 
 
-class TableRuntime(FinishedMatches):
+class TableRuntime(Presence, FinishedMatches):
     """The tables this process serves. Every change goes through ``step``/``due``; the
     runtime stores the result first (a compare-and-set on the table's version, fenced by
     the table's lease), takes the new state only then, publishes it once, and starts
@@ -285,26 +286,6 @@ class TableRuntime(FinishedMatches):
         taken = next(s.seat for s in live.state.seats if s.token_hash == digest)
         return taken, token
 
-    def public_tables(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Public tables waiting for players while someone is there, newest first; read
-        from the database, so every process lists the same."""
-        now = time.time()
-        try:
-            rows = self.store.lobby(limit)
-        except StoreUnavailable:
-            raise UserError("unavailable") from None
-        return [
-            {
-                "id": row.id,
-                "players": row.players,
-                "free": sum(1 for s in row.seats if s.kind == "open"),
-                "host": row.seats[row.host].name,
-                "names": [s.name for s in row.seats if s.kind != "open"],
-                "age": max(0, round(now - row.created)),
-            }
-            for row in rows
-        ]
-
     # ------------------------------------------------------------ the one way to change a table
 
     async def apply(
@@ -405,76 +386,6 @@ class TableRuntime(FinishedMatches):
 
         delay = max(0.0, when - self.clock())
         live.timer = asyncio.get_running_loop().call_later(delay, fire)
-
-    # ------------------------------------------------------------ presence
-
-    async def connect(self, live: LiveTable, conn: Connection) -> None:
-        """A new connection gets the state; the others only hear, soon, who is here now."""
-        if conn.seat is None and live.state.spectators >= self.settings.max_spectators:
-            raise UserError("too_many_spectators", limit=self.settings.max_spectators)
-        live.connections.add(conn)
-        live.touched = time.monotonic()
-        if self.relay is not None:
-            self.relay.local[id(conn)] = conn
-        try:
-            await self.recount(live)
-        except UserError:
-            await self.disconnect(live, conn)
-            raise
-        conn.deliver(self.state_text(live, conn, announce=False), "state")
-        conn.deliver(present.presence_text(live.state), "presence")
-        self.presence_soon(live)
-
-    async def disconnect(self, live: LiveTable, conn: Connection) -> None:
-        if conn not in live.connections:
-            return
-        live.connections.discard(conn)
-        live.touched = time.monotonic()
-        if self.relay is not None:
-            self.relay.local.pop(id(conn), None)
-        self.presence_soon(live)
-        if self.tables.get(live.id) is live:
-            await self.recount_quietly(live)
-
-    async def recount(self, live: LiveTable) -> None:
-        """Who is connected, at every process, as the table's state knows it: an owner
-        steps the table for each seat that came or went; a relay tells the owner."""
-        if not self.owns(live):
-            if self.relay is not None:
-                self.relay.tell_presence(live)
-            return
-        seats, spectators = live.everyone()
-        state = live.state
-        changes: list[tuple[i.Intent, int | None]] = [
-            (i.Arrive(), s) for s in sorted(seats - state.present)
-        ]
-        changes += [(i.Leave(), s) for s in sorted(state.present - seats)]
-        step_count = spectators - state.spectators
-        changes += [(i.Arrive() if step_count > 0 else i.Leave(), None)] * abs(step_count)
-        for intent, seat in changes:
-            await self.apply(live, intent, seat)
-        if changes and self.relay is not None:
-            self.relay.post_presence(live)
-
-    async def recount_quietly(self, live: LiveTable) -> None:
-        try:
-            await self.recount(live)
-        except UserError as error:
-            log.warning("table %s: who is here was not stored (%s)", live.id, error.code)
-
-    def presence_soon(self, live: LiveTable) -> None:
-        """Coalesce comings and goings: one small message for a burst of them."""
-        if live.presence_due:
-            return
-        live.presence_due = True
-
-        def send() -> None:
-            live.presence_due = False
-            text = present.presence_text(live.state)
-            for conn in list(live.connections):
-                conn.deliver(text, "presence")
-
-        asyncio.get_running_loop().call_later(self.settings.presence_delay, send)
 
     # ------------------------------------------------------------ one connection
 

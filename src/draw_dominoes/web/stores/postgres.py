@@ -35,6 +35,7 @@ from .base import (
     TableRow,
     Write,
 )
+from .postgres_schema import MARKER, MIGRATIONS, SCHEMA_VERSIONS
 from .rows import LOBBY_QUERY, lobby_rows, match_rows, stale
 from .urls import redact
 
@@ -43,78 +44,7 @@ __all__ = ["MIGRATIONS", "Connection", "PostgresStore", "connect", "one_line"]
 Connection = psycopg.Connection[tuple[Any, ...]]
 T = TypeVar("T")
 
-MARKER = "draw-dominoes schema versions"
-"""The comment on ``schema_versions`` that tells this application's database from
-another one's (which may well have a table of that name)."""
-
 _MIGRATION_LOCK = 0x64726177  # an advisory lock: one process migrates, the others wait
-
-_SCHEMA_VERSIONS = (
-    "CREATE TABLE schema_versions ("
-    " version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())",
-    f"COMMENT ON TABLE schema_versions IS '{MARKER}'",
-)
-
-_VERSION_1 = (
-    """CREATE TABLE tables (
-    id TEXT PRIMARY KEY,
-    players INTEGER NOT NULL,
-    base_seed BIGINT NOT NULL,
-    created DOUBLE PRECISION NOT NULL,
-    public BOOLEAN NOT NULL DEFAULT false,
-    host INTEGER NOT NULL DEFAULT 0,
-    hints BOOLEAN NOT NULL DEFAULT false
-)""",
-    """CREATE TABLE seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    level TEXT,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-)""",
-    """CREATE TABLE matches (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    seed BIGINT NOT NULL,
-    record TEXT NOT NULL,
-    PRIMARY KEY (table_id, number)
-)""",
-    """CREATE TABLE actions (
-    table_id TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, number, seq),
-    FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
-)""",
-    """CREATE TABLE reviews (
-    table_id TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    review TEXT NOT NULL,
-    created DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (table_id, number),
-    FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
-)""",
-)
-
-_VERSION_2 = (
-    """ALTER TABLE tables
-    ADD COLUMN state TEXT,
-    ADD COLUMN version INTEGER NOT NULL DEFAULT 0,
-    ADD COLUMN listed BOOLEAN NOT NULL DEFAULT false,
-    ADD COLUMN status TEXT NOT NULL DEFAULT 'lobby',
-    ADD COLUMN address TEXT,
-    ADD COLUMN solo_address TEXT,
-    ADD COLUMN lease_owner TEXT,
-    ADD COLUMN lease_until TIMESTAMPTZ""",
-    "CREATE INDEX tables_lobby ON tables (listed, created)",
-    "CREATE INDEX tables_solo ON tables (solo_address, status)",
-)
-
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_VERSION_1, _VERSION_2)
-"""Migration ``n`` (from 1) is ``MIGRATIONS[n - 1]``; each runs in one transaction."""
 
 _LEASE_HELD = "lease_owner = %s AND lease_until > clock_timestamp()"
 
@@ -211,7 +141,7 @@ class PostgresStore:
                 )
             if version == len(MIGRATIONS):
                 return False
-            for statement in (_SCHEMA_VERSIONS if version == 0 else ()) + MIGRATIONS[version]:
+            for statement in (SCHEMA_VERSIONS if version == 0 else ()) + MIGRATIONS[version]:
                 conn.execute(statement)
             conn.execute("INSERT INTO schema_versions (version) VALUES (%s)", (version + 1,))
         return True

@@ -124,7 +124,7 @@ class SqliteStore:
         except sqlite3.DatabaseError as error:  # a directory, or a file it may not open
             raise unusable(path, error) from error
         try:  # a damaged file fails here, at its first read; it is left as it was
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._write_ahead()
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             while self._migrate_once():
@@ -135,6 +135,18 @@ class SqliteStore:
         except StoreError:
             self._db.close()
             raise
+
+    def _write_ahead(self) -> None:
+        """WAL mode. Changing the journal mode does not wait for a lock as other
+        statements do: a process opening the file while another sets it up tries again."""
+        for attempt in range(50):
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == 49:
+                    raise
+                time.sleep(0.1)
 
     # ------------------------------------------------------------ migrations
 
