@@ -336,11 +336,11 @@ def test_a_flood_of_messages_is_rate_limited(tmp_path: Path) -> None:
         table = slow.create_table(2, "Ann", {"1": "random"})
         client = Client(slow, table["table_id"], table["token"])
         client.recv()
-        for _ in range(40):
-            client.send({"type": "ping"})
+        sent = [client.send({"type": "ping"}) for _ in range(40)]
         replies = [client.wait_for(lambda m: m["type"] in ("pong", "error")) for _ in range(40)]
         limited = [r for r in replies if r["type"] == "error"]
         assert all(r["code"] == "rate_limited" and r["message"] for r in limited)
+        assert [r["id"] for r in limited] == sent[10:]  # each refusal names its request
         assert [r["type"] for r in replies] == ["pong"] * 10 + ["error"] * 30
         client.close()
     finally:

@@ -14,7 +14,6 @@ from fastapi.responses import JSONResponse
 from ...i18n import LANGUAGES
 from ..limits import AddressBuckets, Budget, Refused, address_key
 from ..metrics import Counts
-from ..names import explain_reason
 from ..runtime.live import LiveTable
 from ..runtime.runtime import TableRuntime
 from ..settings import Settings
@@ -27,7 +26,6 @@ __all__ = [
     "Services",
     "body_of",
     "client_address",
-    "error_message",
     "error_response",
     "foreign",
     "limit_key",
@@ -123,17 +121,9 @@ def request_lang(request: Request) -> str:
     return pick_lang(request.query_params.get("lang"), request.cookies.get("lang"), accept)
 
 
-def error_message(error: UserError, lang: str) -> str:
-    """A refusal in words; a refused name says why it was refused."""
-    reason = error.values.get("reason")
-    if error.code == "bad_name" and isinstance(reason, str):
-        return explain_reason(reason, lang)
-    return error.message(lang)
-
-
 def error_response(error: UserError, lang: str) -> JSONResponse:
     return JSONResponse(
-        {"error": error.code, "message": error_message(error, lang)},
+        {"error": error.code, "message": error.message(lang)},
         status_code=STATUSES.get(error.code, 400),
     )
 

@@ -22,7 +22,6 @@ from .deps import (
     MAX_MESSAGE_BYTES,
     Services,
     client_address,
-    error_message,
     foreign,
     limit_key,
     parse_object,
@@ -69,7 +68,7 @@ class SocketConnection:
         self.outbox.put(present.encode(message))
 
     def refuse(self, error: UserError, request_id: object = None) -> None:
-        message = {"type": "error", "code": error.code, "message": error_message(error, self.lang)}
+        message = {"type": "error", "code": error.code, "message": error.message(self.lang)}
         self.send({"id": request_id, **message} if request_id is not None else message)
 
     def close(self) -> None:
@@ -155,6 +154,7 @@ async def converse(
         request_id: int | str | None = None
         try:
             if not (limiter.allow() and messages.allow(address)):
+                request_id = peek_id(text)  # so that the client knows which was refused
                 raise UserError("rate_limited")
             if len(text) > MAX_MESSAGE_BYTES or len(text.encode(errors="replace")) > (
                 MAX_MESSAGE_BYTES
@@ -179,9 +179,19 @@ async def converse(
             conn.refuse(UserError("internal"), request_id)
 
 
+def peek_id(text: str) -> int | str | None:
+    """The id of a message refused before it is read, if it is a small JSON object."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        return request_id_of(parse_object(text))
+    except UserError:
+        return None
+
+
 async def turn_away(socket: WebSocket, error: UserError, lang: str, code: int) -> None:
     """Say why a WebSocket cannot stay, then close it."""
-    message = {"type": "error", "code": error.code, "message": error_message(error, lang)}
+    message = {"type": "error", "code": error.code, "message": error.message(lang)}
     await socket.send_text(present.encode(message))
     await socket.close(code=code)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from ...actions import IllegalActionError
 from ...i18n import explain_refusal, translate
+from ..names import explain_reason
 
 __all__ = ["UserError"]
 
@@ -20,6 +21,9 @@ class UserError(Exception):
         self.values = values
 
     def message(self, lang: str) -> str:
+        reason = self.values.get("reason")
+        if self.code == "bad_name" and isinstance(reason, str):  # says why, not only what
+            return explain_reason(reason, lang)
         values = {
             key: explain_refusal(value, lang) if isinstance(value, IllegalActionError) else value
             for key, value in self.values.items()
