@@ -253,7 +253,10 @@ class Relay:
         elif op == "presence" and "counts" in data:
             if live is not None and runtime.owns(live):
                 counts = {None if k == "" else int(k): int(n) for k, n in data["counts"].items()}
-                live.crowd[str(data["from"])] = (time.monotonic(), counts)
+                if any(counts.values()):
+                    live.crowd[str(data["from"])] = (time.monotonic(), counts)
+                else:  # that process has nobody left here: the table may leave memory
+                    live.crowd.pop(str(data["from"]), None)
                 await runtime.recount_quietly(live)
         elif live is None or runtime.owns(live):
             return  # news of a table this process owns (its own) or no longer serves
