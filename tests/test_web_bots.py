@@ -108,3 +108,28 @@ def test_one_client_may_run_only_a_few_matches_against_bots_alone(
     assert reply["type"] == "error" and reply["code"] == "too_many_bot_tables"
     for client in (first, second, third, greedy, host, sneaky):
         client.close()
+
+
+def test_a_refused_start_stores_nothing_and_spends_no_creation(tmp_path: Path) -> None:
+    """``"start": true`` refused (too many matches against bots, or seats not all bots) is
+    refused before the table is stored and before it counts against creating tables."""
+    server = InProcessServer(
+        tmp_path / "refused.sqlite3", max_bot_tables=1, create_rate=60.0, create_burst=2
+    ).start()
+    try:
+        assert server.runtime is not None
+        store = server.runtime.store
+        against_bot = {"players": 2, "name": "Ann", "bots": {"1": "greedy"}, "start": True}
+        running = server.post("/api/tables", against_bot)
+        assert running.status_code == 201
+        before = store.count_tables()
+        for _ in range(5):
+            refused = server.post("/api/tables", against_bot)
+            assert refused.json()["error"] == "too_many_bot_tables"
+            open_seat = server.post("/api/tables", {"players": 2, "name": "Ann", "start": True})
+            assert open_seat.json()["error"] == "seats_open"
+        assert store.count_tables() == before
+        made = server.post("/api/tables", {"players": 2, "name": "Ann"})  # the second token
+        assert made.status_code == 201
+    finally:
+        server.stop()

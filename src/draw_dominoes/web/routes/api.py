@@ -16,7 +16,7 @@ from ..advice import Encoded
 from ..limits import Refused, address_key
 from ..runtime.live import LiveTable
 from ..stores.base import LobbyRow, StoreUnavailable
-from ..table import UserError, check_bots_fill
+from ..table import UserError
 from .deps import ServicesDep, body_of, limit_key, request_lang
 
 __all__ = ["router"]
@@ -68,11 +68,11 @@ async def create_table(request: Request, services: ServicesDep) -> Response:
     start = data.get("start", False)
     if not isinstance(start, bool):
         raise UserError("bad_request")
-    if start:  # refused before anything is made: every other seat must be a bot
-        check_bots_fill(data.get("players"), data.get("bots"))
+    runtime = services.runtime
+    if start:  # refused before anything is made or counted
+        runtime.check_start(data.get("players"), data.get("bots"), address)
     if not services.budgets.creations.allow(address):
         raise UserError("rate_limited")
-    runtime = services.runtime
     live, token = runtime.create_table(
         data.get("players"),
         data.get("name"),
@@ -81,7 +81,6 @@ async def create_table(request: Request, services: ServicesDep) -> Response:
         address,
         data.get("public", False),
         data.get("hints", False),
-        start=start,
     )
     if start:
         await runtime.start(live, live.state.host)

@@ -228,16 +228,8 @@ class TableRuntime(Presence, FinishedMatches):
         address: str | None = None,
         public: object = False,
         hints: object = False,
-        *,
-        start: bool = False,
     ) -> tuple[LiveTable, str]:
-        """A new table, stored and leased to this process; the creator holds seat 0.
-        One to ``start`` at once is refused before anything is stored if its bots do not
-        fill it or its creator has all the matches against bots they may run."""
-        if start:
-            check_bots_fill(players, bot_levels)
-            if address is not None:
-                self._check_room(address)
+        """A new table, stored and leased to this process; the creator holds seat 0."""
         token = secrets.token_urlsafe(18)
         first_seed = self._seed_from(seed)
         while True:
@@ -266,6 +258,13 @@ class TableRuntime(Presence, FinishedMatches):
         live = LiveTable(state, owner=self.process, touched=time.monotonic())
         self.tables[state.id] = live
         return live, token
+
+    def check_start(self, players: object, bot_levels: object, address: str | None) -> None:
+        """A table to start at once is refused before anything is stored or counted if
+        its bots do not fill it or its creator runs all the matches it may."""
+        check_bots_fill(players, bot_levels)
+        if address is not None:
+            self._check_room(address)
 
     async def start(self, live: LiveTable, seat: int) -> None:
         """The host deals the first match."""
