@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 ASK_SECONDS = 3.0
 """How long a process waits for a table's owner to answer an intent."""
+EXPIRY_MARGIN = 1.0
+"""An owner applies a forwarded intent only this long before its asker gives up on it,
+so that an intent reported refused is never applied after all."""
 PRESENCE_SECONDS = 2.0
 """How often a process repeats who is connected to it at tables owned elsewhere."""
 PRESENCE_EXPIRES = 4 * PRESENCE_SECONDS
@@ -81,6 +84,9 @@ class Relay:
         """Tables this process took over from an owner whose lease had run out."""
         self.local: dict[int, Connection] = {}
         """Connections here by key, for what an owner sends to one of them."""
+        self.answering: dict[str, list[dict[str, Any]]] = {}
+        """Per table, the writes stored while an intent of another process's is applied
+        there (sent with the answer when they are that intent's commit)."""
 
     async def start(self) -> None:
         await self.bus.start(self.on_message)
@@ -99,7 +105,7 @@ class Relay:
         key = id(conn) if conn is not None else 0
         if conn is not None:
             self.local[key] = conn
-        data = {
+        data: dict[str, Any] = {
             "op": "intent",
             "table": live.id,
             "seat": seat,
@@ -111,6 +117,7 @@ class Relay:
         self.bus.forwarded += 1
         try:
             owner = live.owner
+            data["expires"] = time.time() + ASK_SECONDS - EXPIRY_MARGIN
             answer = await self.bus.ask(
                 owner, data, ASK_SECONDS, give_up=lambda: live.owner != owner
             )
@@ -123,7 +130,12 @@ class Relay:
             if answer["error"] == "table_moved":
                 self.runtime.lost(live)
             raise UserError(answer["error"], **decode_values(answer.get("values", {})))
-        await self._catch_up(live, int(answer.get("version", 0)))
+        version = int(answer.get("version", 0))
+        if version == live.state.version + 1 and answer.get("writes"):  # the owner's commit
+            writes = [write_from_json(w) for w in answer["writes"]]
+            live.state = replay(live.state, writes, version)
+            self.runtime.publish(live)
+        await self._catch_up(live, version)
 
     async def _catch_up(self, live: LiveTable, version: int) -> None:
         """Answer only once this process's copy shows the change: a client gets the state
@@ -273,17 +285,28 @@ class Relay:
         if live is None or not runtime.owns(live):
             await self.bus.reply(data, {"error": "table_moved"})
             return
+        if time.time() > float(data.get("expires", 0.0)):
+            # Its asker has given up waiting and told its client so: never apply it late.
+            await self.bus.reply(data, {"error": "unavailable", "values": {}})
+            return
         seat = data.get("seat")
         conn = RemoteConnection(
             self.bus, str(data["reply_to"]), int(data.get("conn", 0)), seat, str(data["lang"])
         )
         conn.address = str(data.get("address", "?"))
+        before = live.state.version
+        self.answering[live.id] = []
         try:
             await runtime.apply(live, i.from_json(data["intent"]), seat, conn)
         except UserError as error:
             await self.bus.reply(data, {"error": error.code, "values": encode_values(error.values)})
             return
-        await self.bus.reply(data, {"ok": True, "version": live.state.version})
+        finally:
+            writes = self.answering.pop(live.id, [])
+        reply: dict[str, Any] = {"ok": True, "version": live.state.version}
+        if live.state.version == before + 1:  # the asker follows at once, not via the news
+            reply["writes"] = writes
+        await self.bus.reply(data, reply)
 
     def _overlay(self, live: LiveTable, data: dict[str, Any]) -> None:
         live.state = dataclasses.replace(
@@ -328,7 +351,13 @@ class Relay:
         return True
 
     def transition_done(self, live: LiveTable, transition: Transition, announce: bool) -> None:
-        """After a local commit: the relays follow."""
+        """After a local commit: the relays follow (only processes with connections at the
+        table are told; one without catches up from the store when it needs to)."""
         writes = transition.writes
-        if writes:
+        if not writes:
+            return
+        answering = self.answering.get(live.id)
+        if answering is not None:
+            answering.extend(write_to_json(w) for w in writes)
+        if live.crowd:
             self.post_commit(live, writes, announce=announce)

@@ -196,12 +196,19 @@ class TableRuntime(Presence, FinishedMatches):
             self.spawn(self.relay.bus.unwatch(live.id))
 
     def renew_leases(self) -> None:
-        """Keep this process's tables; one whose lease was lost is dropped at once."""
+        """Keep this process's tables; one whose lease was lost is dropped at once. A
+        process alone on its database (no bus) takes a lapsed lease back: nobody else
+        can have it (a lease lapses when the loop was too busy to renew it in time)."""
         held = self.store.renew_leases(self.process, self.settings.lease_seconds)
         for live in [t for t in self.tables.values() if t.owner == self.process]:
-            if live.id not in held:
-                log.warning("table %s: its lease was lost; another process serves it", live.id)
-                self.lost(live)
+            if live.id in held:
+                continue
+            if self.relay is None and self.store.take_lease(
+                live.id, self.process, self.settings.lease_seconds
+            ):
+                continue
+            log.warning("table %s: its lease was lost; another process serves it", live.id)
+            self.lost(live)
 
     def lost(self, live: LiveTable) -> None:
         """Another process serves the table now: our clients reconnect (to any process)."""
