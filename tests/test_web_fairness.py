@@ -331,22 +331,21 @@ def test_one_addresss_bots_leave_a_worker_for_everybody_else(
 
     view = Match.new(2, seed=1).view(0)
 
-    async def body() -> tuple[float, float]:
+    async def body() -> int:
         bots = scheduler.BotScheduler(workers=2, executor=ThreadPoolExecutor(2))
         try:
-            began = time.monotonic()
             theirs = [
                 asyncio.ensure_future(bots.decide(f"t{n}", "expert", n, view, "10.0.0.1"))
                 for n in range(3)
             ]
             await asyncio.sleep(0.05)
             await bots.decide("stranger", "expert", 9, view, "10.0.0.2")
-            stranger = time.monotonic() - began
+            done = sum(move.done() for move in theirs)
             await asyncio.gather(*theirs)
-            return stranger, time.monotonic() - began
+            return done
         finally:
             await bots.close()
 
-    stranger, theirs = asyncio.run(body())
-    assert stranger < 0.5, stranger  # one move's time, not three
-    assert theirs >= 0.85, theirs  # the address's three moves one after another
+    # The address's three moves take one worker, one after another: the stranger's move,
+    # on the other, is done before the second of theirs is.
+    assert asyncio.run(body()) <= 1
