@@ -7,10 +7,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import multiprocessing
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from draw_dominoes.analysis import review
 from draw_dominoes.web.advice import Encoded, ReviewCache, Reviews, review_answer
 from draw_dominoes.web.limits import Refused
 from draw_dominoes.web.scheduler import BotScheduler
+from test_web_support import children, eventually, run_bounded
 
 ITERATIONS = 20
 SLOW = 4000
@@ -66,28 +66,6 @@ def short_match() -> Match:
 @functools.cache
 def long_match() -> Match:
     return played_out(2, 1)
-
-
-def run(body: Callable[[], Awaitable[Any]], timeout: float = 30) -> Any:
-    async def bounded() -> Any:
-        return await asyncio.wait_for(body(), timeout)
-
-    return asyncio.run(bounded())
-
-
-def eventually(condition: Callable[[], bool], limit: float = 20.0) -> bool:
-    """``condition()`` holds now or within ``limit`` seconds (a terminated worker is
-    reaped a moment after ``close`` returns on a loaded machine)."""
-    deadline = time.monotonic() + limit
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def children() -> set[multiprocessing.process.BaseProcess]:
-    return set(multiprocessing.active_children())
 
 
 async def until(condition: Callable[[], bool], timeout: float = 20) -> None:
@@ -147,7 +125,7 @@ def test_a_review_waits_runs_is_stored_and_then_answered_from_the_cache() -> Non
         assert renamed is not None and renamed.etag != answer.etag
         assert json.loads(renamed.body)["review"]["names"][0] == "Anna"
 
-    run(body)
+    run_bounded(body)
 
 
 def test_one_review_per_address_and_a_capped_queue_with_positions() -> None:
@@ -183,7 +161,7 @@ def test_one_review_per_address_and_a_capped_queue_with_positions() -> None:
         assert not reviews.jobs and reviews.queued == 0
         assert not reviews.start("e", 0, match, "10.0.0.5")  # closed
 
-    run(body)
+    run_bounded(body)
 
 
 def test_waiting_reviews_take_turns_by_address() -> None:
@@ -205,7 +183,7 @@ def test_waiting_reviews_take_turns_by_address() -> None:
         finally:
             await reviews.close()
 
-    run(body)
+    run_bounded(body)
     assert [table_id for table_id, _ in store.saved] == order
 
 
@@ -224,7 +202,7 @@ def test_stopping_mid_review_ends_the_worker_and_keeps_nothing_half_done() -> No
         assert eventually(lambda: not any(worker.is_alive() for worker in workers))
         assert reviews.status("t", 0) == {"status": "none"}
 
-    run(body)
+    run_bounded(body)
     assert not store.rows
 
 
@@ -242,7 +220,7 @@ def test_a_failed_review_says_so_and_starts_afresh_when_asked_again() -> None:
         finally:
             await reviews.close()
 
-    run(body)
+    run_bounded(body)
 
 
 def test_a_review_does_not_hold_up_the_bots() -> None:
@@ -265,7 +243,7 @@ def test_a_review_does_not_hold_up_the_bots() -> None:
             await reviews.close()
             await scheduler.close()
 
-    assert run(body)  # the bot's one worker moved while the whole review went on
+    assert run_bounded(body)  # the bot's one worker moved while the whole review went on
 
 
 def test_the_etag_is_strong_and_matches_as_if_none_match_says() -> None:

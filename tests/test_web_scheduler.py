@@ -4,10 +4,7 @@ no worker process left behind when the server stops (real processes, real asynci
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
 
@@ -15,6 +12,7 @@ from draw_dominoes import Match
 from draw_dominoes.view import PlayerView
 from draw_dominoes.web.limits import Refused
 from draw_dominoes.web.scheduler import INLINE_LEVELS, BotScheduler, stop_processes
+from test_web_support import children, eventually, run_bounded
 
 SEARCH_LEVEL = "heuristic"
 """A bot that thinks in a worker process (not inline) and answers in well under a second."""
@@ -23,28 +21,6 @@ SEARCH_LEVEL = "heuristic"
 def a_view() -> PlayerView:
     match = Match.new(2, seed=8)
     return match.view(match.current_player)
-
-
-def run(body: Callable[[], Awaitable[Any]], timeout: float = 20) -> Any:
-    async def bounded() -> Any:
-        return await asyncio.wait_for(body(), timeout)
-
-    return asyncio.run(bounded())
-
-
-def eventually(condition: Callable[[], bool], limit: float = 20.0) -> bool:
-    """``condition()`` holds now or within ``limit`` seconds (a terminated worker is
-    reaped a moment after ``close`` returns on a loaded machine)."""
-    deadline = time.monotonic() + limit
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def children() -> set[multiprocessing.process.BaseProcess]:
-    return set(multiprocessing.active_children())
 
 
 async def warm(scheduler: BotScheduler, view: PlayerView) -> None:
@@ -82,7 +58,7 @@ def test_a_bot_is_served_before_an_analysis_that_asked_earlier() -> None:
             await scheduler.close()
         return list(scheduler.served)
 
-    assert run(body) == ["busy", "bot", "hint"]
+    assert run_bounded(body) == ["busy", "bot", "hint"]
 
 
 def test_analyses_leave_a_worker_free_for_the_bots() -> None:
@@ -106,7 +82,7 @@ def test_analyses_leave_a_worker_free_for_the_bots() -> None:
             await scheduler.close()
         return list(scheduler.served)
 
-    assert run(body) == ["first", "bot", "second"]
+    assert run_bounded(body) == ["first", "bot", "second"]
 
 
 def test_one_hint_in_flight_per_address() -> None:
@@ -131,7 +107,7 @@ def test_one_hint_in_flight_per_address() -> None:
         finally:
             await scheduler.close()
 
-    run(body)
+    run_bounded(body)
 
 
 def test_a_hint_given_up_while_it_waits_frees_its_place_and_its_address() -> None:
@@ -151,7 +127,7 @@ def test_a_hint_given_up_while_it_waits_frees_its_place_and_its_address() -> Non
         finally:
             await scheduler.close()
 
-    run(body)
+    run_bounded(body)
 
 
 def test_an_analysis_error_goes_to_the_asker_and_frees_the_address() -> None:
@@ -165,7 +141,7 @@ def test_an_analysis_error_goes_to_the_asker_and_frees_the_address() -> None:
         finally:
             await scheduler.close()
 
-    run(body)
+    run_bounded(body)
 
 
 def test_close_terminates_and_joins_the_workers_even_mid_task() -> None:
@@ -191,7 +167,7 @@ def test_close_terminates_and_joins_the_workers_even_mid_task() -> None:
             await late
         assert eventually(lambda: not (children() - before))  # no fresh pool either
 
-    run(body)
+    run_bounded(body)
 
 
 def test_a_killed_worker_costs_one_answer_not_the_pool() -> None:
@@ -219,7 +195,7 @@ def test_a_killed_worker_costs_one_answer_not_the_pool() -> None:
             await scheduler.close()
         assert eventually(lambda: not (children() - before))
 
-    run(body)
+    run_bounded(body)
 
 
 def test_stop_processes_leaves_a_thread_pool_alone_but_shut() -> None:

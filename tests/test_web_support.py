@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -13,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -357,3 +360,28 @@ def assert_no_leak(message: dict[str, Any], text: str) -> None:
         assert last["revealed_hands"] == [
             [str(t) for t in finished.hand(s)] for s in range(match.players)
         ]
+
+
+def run_bounded(body: Callable[[], Awaitable[Any]], timeout: float = 30) -> Any:
+    """``asyncio.run`` of ``body()``, given up after ``timeout`` seconds."""
+
+    async def bounded() -> Any:
+        return await asyncio.wait_for(body(), timeout)
+
+    return asyncio.run(bounded())
+
+
+def eventually(condition: Callable[[], bool], limit: float = 20.0) -> bool:
+    """``condition()`` holds now or within ``limit`` seconds (a terminated worker is
+    reaped a moment after ``close`` returns on a loaded machine)."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def children() -> set[multiprocessing.process.BaseProcess]:
+    """This process's live child processes (worker pools')."""
+    return set(multiprocessing.active_children())

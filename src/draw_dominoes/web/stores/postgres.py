@@ -28,7 +28,6 @@ from .base import (
     SaveMatch,
     SaveSeat,
     SaveTable,
-    SeatRow,
     StaleWrite,
     StoreError,
     StoreUnavailable,
@@ -36,7 +35,7 @@ from .base import (
     Write,
 )
 from .postgres_schema import MARKER, MIGRATIONS, SCHEMA_VERSIONS
-from .rows import LOBBY_QUERY, lobby_rows, match_rows, stale
+from .rows import LOBBY_QUERY, TABLE_QUERIES, lobby_rows, stale, table_row
 from .urls import redact
 
 __all__ = ["MIGRATIONS", "Connection", "PostgresStore", "connect", "one_line"]
@@ -271,41 +270,11 @@ class PostgresStore:
         def work(conn: Connection) -> TableRow | None:
             # One snapshot for the four reads, however many commits happen meanwhile.
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            found = conn.execute(
-                "SELECT players, base_seed, created, public, host, hints, state, version,"
-                " address FROM tables WHERE id = %s",
-                (table_id,),
-            ).fetchone()
-            if found is None:
-                return None
-            seats = conn.execute(
-                "SELECT seat, kind, name, level, token_hash FROM seats"
-                " WHERE table_id = %s ORDER BY seat",
-                (table_id,),
-            ).fetchall()
-            matches = conn.execute(
-                "SELECT number, seed, record FROM matches WHERE table_id = %s ORDER BY number",
-                (table_id,),
-            ).fetchall()
-            actions = conn.execute(
-                "SELECT number, seq, action FROM actions WHERE table_id = %s ORDER BY number, seq",
-                (table_id,),
-            ).fetchall()
-            players, base_seed, created, public, host, hints, state, version, address = found
-            return TableRow(
-                table_id,
-                players,
-                base_seed,
-                created,
-                tuple(SeatRow(*seat) for seat in seats),
-                match_rows(matches, actions),
-                public=public,
-                host=host,
-                hints=hints,
-                state=state,
-                version=version,
-                address=address,
+            found, seats, matches, actions = (
+                conn.execute(query.format(p="%s"), (table_id,)).fetchall()
+                for query in TABLE_QUERIES
             )
+            return table_row(table_id, found[0], seats, matches, actions) if found else None
 
         return self._run(work)
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from .base import LobbyRow, MatchRow, SeatRow
+from .base import LobbyRow, MatchRow, SeatRow, TableRow
 
-__all__ = ["LOBBY_QUERY", "lobby_rows", "match_rows", "stale"]
+__all__ = ["LOBBY_QUERY", "TABLE_QUERIES", "lobby_rows", "match_rows", "stale", "table_row"]
 
 
 def match_rows(
@@ -20,6 +21,41 @@ def match_rows(
     return tuple(
         MatchRow(number, seed, record, tuple(played.get(number, ())))
         for number, seed, record in matches
+    )
+
+
+TABLE_QUERIES = (
+    "SELECT players, base_seed, created, public, host, hints, state, version, address"
+    " FROM tables WHERE id = {p}",
+    "SELECT seat, kind, name, level, token_hash FROM seats WHERE table_id = {p} ORDER BY seat",
+    "SELECT number, seed, record FROM matches WHERE table_id = {p} ORDER BY number",
+    "SELECT number, seq, action FROM actions WHERE table_id = {p} ORDER BY number, seq",
+)
+"""The four reads of one table (``{p}``: each store's placeholder), in one snapshot."""
+
+
+def table_row(
+    table_id: str,
+    found: Sequence[Any],
+    seats: Sequence[Sequence[Any]],
+    matches: Sequence[tuple[int, int, str]],
+    actions: Sequence[tuple[int, int, str]],
+) -> TableRow:
+    """The ``TableRow`` of the four reads of ``TABLE_QUERIES``."""
+    players, base_seed, created, public, host, hints, state, version, address = found
+    return TableRow(
+        table_id,
+        players,
+        base_seed,
+        created,
+        tuple(SeatRow(*seat) for seat in seats),
+        match_rows(matches, actions),
+        public=bool(public),
+        host=host,
+        hints=bool(hints),
+        state=state,
+        version=version,
+        address=address,
     )
 
 

@@ -22,14 +22,13 @@ from .base import (
     SaveMatch,
     SaveSeat,
     SaveTable,
-    SeatRow,
     StaleWrite,
     StoreError,
     StoreUnavailable,
     TableRow,
     Write,
 )
-from .rows import LOBBY_QUERY, lobby_rows, match_rows, stale
+from .rows import LOBBY_QUERY, TABLE_QUERIES, lobby_rows, stale, table_row
 
 __all__ = ["MIGRATIONS", "SqliteStore", "unusable"]
 
@@ -322,42 +321,11 @@ class SqliteStore:
                 db.execute(*_statement(table_id, write))
 
     def load_table(self, table_id: str) -> TableRow | None:
-        with self._transaction(write=False) as db:
-            found = db.execute(
-                "SELECT players, base_seed, created, public, host, hints, state, version,"
-                " address FROM tables WHERE id = ?",
-                (table_id,),
-            ).fetchone()
-            if found is None:
-                return None
-            seats = db.execute(
-                "SELECT seat, kind, name, level, token_hash FROM seats"
-                " WHERE table_id = ? ORDER BY seat",
-                (table_id,),
-            ).fetchall()
-            matches = db.execute(
-                "SELECT number, seed, record FROM matches WHERE table_id = ? ORDER BY number",
-                (table_id,),
-            ).fetchall()
-            actions = db.execute(
-                "SELECT number, seq, action FROM actions WHERE table_id = ? ORDER BY number, seq",
-                (table_id,),
-            ).fetchall()
-        players, base_seed, created, public, host, hints, state, version, address = found
-        return TableRow(
-            table_id,
-            players,
-            base_seed,
-            created,
-            tuple(SeatRow(*seat) for seat in seats),
-            match_rows(matches, actions),
-            public=bool(public),
-            host=host,
-            hints=bool(hints),
-            state=state,
-            version=version,
-            address=address,
-        )
+        with self._transaction(write=False) as db:  # one snapshot for the four reads
+            found, seats, matches, actions = (
+                db.execute(query.format(p="?"), (table_id,)).fetchall() for query in TABLE_QUERIES
+            )
+        return table_row(table_id, found[0], seats, matches, actions) if found else None
 
     def has_table(self, table_id: str) -> bool:
         with self._transaction(write=False) as db:
