@@ -1,5 +1,6 @@
 """The relay's own rules, against a real Redis: an owner never applies an intent whose
-asker may have given up on it, and its answer carries the commit the intent made."""
+asker may have given up on it, its answer carries the commit the intent made, and a
+relay's copy that fell behind catches up."""
 
 from __future__ import annotations
 
@@ -67,5 +68,70 @@ def test_an_expired_intent_is_refused_and_a_fresh_one_answered_with_its_commit(
             await runtime.close()
             await relay.bus.close()
             runtime.store.close()
+
+    asyncio.run(body())
+
+
+class Listener:
+    """A connection at a process: it keeps what it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat, self.lang, self.width, self.height = seat, "en", 800, None
+        self.address = "10.0.0.3"
+        self.texts: list[str] = []
+
+    def deliver(self, text: str, slot: str | None = None) -> None:
+        self.texts.append(text)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_relay_whose_copy_fell_behind_catches_up_when_it_next_tells_its_presence(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
+    """A commit its relays were not told of (the owner had not heard of their connections
+    yet, or the news was lost) must not leave a copy stale for ever: a player there would
+    wait for a turn it never sees."""
+
+    async def body() -> None:
+        db = tmp_path / "t.sqlite3"
+        runtimes = []
+        for name in ("owner", "relay"):
+            runtime = TableRuntime(SqliteStore(db), Settings(db=str(db), process=name))
+            runtime.relay = Relay(runtime, Bus(redis_url, name, redis_prefix))
+            await runtime.relay.start()
+            runtimes.append(runtime)
+        owner, relay = runtimes
+        assert relay.relay is not None
+        try:
+            live, _ = owner.create_table(2, "Ann", {})
+            await owner.apply(live, i.Join("Bea", None, "b" * 64, "10.0.0.2"), None)
+            await owner.start(live, 0)
+            copy = await relay.get(live.id)
+            assert copy.owner == "owner" and copy.state.version == live.state.version
+            bea = Listener(1)
+            await relay.connect(copy, bea)
+            async with asyncio.timeout(10):
+                while "relay" not in live.crowd or copy.state.version < live.state.version:
+                    await asyncio.sleep(0.01)
+            live.crowd.clear()  # the owner forgets it: its next commit is told to nobody
+            match = live.state.match
+            assert match is not None
+            await owner.apply(live, i.Act(match.legal_actions()[0]), match.current_player)
+            await asyncio.sleep(0.3)
+            assert copy.state.version < live.state.version  # behind, and nobody knows
+            relay.relay.sweep()  # its regular word to the owner, with its version
+            async with asyncio.timeout(10):
+                while copy.state.version < live.state.version:
+                    await asyncio.sleep(0.01)
+            assert copy.state.seq == live.state.seq
+            assert json.loads(bea.texts[-1])["seq"] == live.state.seq
+        finally:
+            for runtime in runtimes:
+                await runtime.close()
+                assert runtime.relay is not None
+                await runtime.relay.bus.close()
+                runtime.store.close()
 
     asyncio.run(body())

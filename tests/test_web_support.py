@@ -94,7 +94,7 @@ class Server:
         if self.allow_seeds:
             command.append("--allow-seeds")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

@@ -149,7 +149,10 @@ class Relay:
     def tell_presence(self, live: LiveTable) -> None:
         """Tell the owner how many connections this process has at its table, per seat."""
         counts = {"" if seat is None else str(seat): n for seat, n in live.counts().items()}
-        self.bus.post(live.owner, {"op": "presence", "table": live.id, "counts": counts})
+        self.bus.post(
+            live.owner,
+            {"op": "presence", "table": live.id, "counts": counts, "version": live.state.version},
+        )
 
     async def take_over(self, live: LiveTable, *, wait: bool = False) -> bool:
         """Take a table whose owner's lease ran out (waiting for that, with ``wait``);
@@ -269,6 +272,9 @@ class Relay:
                     live.crowd[str(data["from"])] = (time.monotonic(), counts)
                 else:  # that process has nobody left here: the table may leave memory
                     live.crowd.pop(str(data["from"]), None)
+                if int(data.get("version", live.state.version)) < live.state.version:
+                    # Its copy is behind (a commit it was not told of): it catches up.
+                    self.post_commit(live, (), announce=False)
                 await runtime.recount_quietly(live)
         elif live is None or runtime.owns(live):
             return  # news of a table this process owns (its own) or no longer serves
@@ -322,15 +328,14 @@ class Relay:
         if owner != live.owner:
             live.owner = owner
             self.tell_presence(live)
-        version = int(data["version"])
+        version, writes = int(data["version"]), data["writes"]
         state = live.state
-        if version <= state.version and data["writes"]:
+        if version < state.version or (version == state.version and writes):
             return  # already known
-        if version == state.version + 1 or (version == state.version and not data["writes"]):
-            writes = [write_from_json(w) for w in data["writes"]]
-            live.state = replay(state, writes, version)
-        elif not await self._reload(live):
-            return
+        if version == state.version + 1 and writes:
+            live.state = replay(state, [write_from_json(w) for w in writes], version)
+        elif version > state.version and not await self._reload(live):
+            return  # a gap, or news without its writes (a new owner, a copy found behind)
         self._overlay(live, data)
         runtime.publish(live, announce=bool(data.get("announce")))
         runtime.presence_soon(live)
