@@ -76,7 +76,8 @@ class Listener:
     """A connection at a process: it keeps what it is sent."""
 
     def __init__(self, seat: int | None) -> None:
-        self.seat, self.lang, self.width, self.height = seat, "en", 800, None
+        self.seat, self.lang, self.width = seat, "en", 800
+        self.height: int | None = None
         self.address = "10.0.0.3"
         self.texts: list[str] = []
 

@@ -222,7 +222,7 @@ async def keep(runtime: TableRuntime) -> None:
     while True:
         await asyncio.sleep(period)
         try:
-            runtime.renew_leases()
+            await runtime.renew_leases()
             if runtime.relay is not None:
                 runtime.relay.sweep()
             runtime.evict_idle()

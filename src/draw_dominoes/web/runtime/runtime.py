@@ -8,7 +8,8 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from ...i18n import LANGUAGES
 from .. import advice, present
@@ -42,6 +43,8 @@ from .relay import Relay
 __all__ = ["TableRuntime", "fresh_seed"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 BACKGROUND: set[asyncio.Task[Any]] = set()
 """Follow-up work started from plain callbacks (kept so that it is not collected)."""
@@ -90,6 +93,16 @@ class TableRuntime(Presence, FinishedMatches):
         self.bots = BotTurns(self)
         self.hints = Hints(self)
         self.relay: Relay | None = None
+        self._store_thread = (
+            ThreadPoolExecutor(1, thread_name_prefix="store") if store.remote else None
+        )
+
+    async def stored(self, call: Callable[[], T]) -> T:
+        """A store call. A remote store's is made on a thread of its own, so that while
+        one table waits for its commit every other table goes on; a file's at once."""
+        if self._store_thread is None:
+            return call()
+        return await asyncio.get_running_loop().run_in_executor(self._store_thread, call)
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -114,7 +127,7 @@ class TableRuntime(Presence, FinishedMatches):
         if table_id in self.unavailable:
             raise UserError("unavailable")
         try:
-            row = self.store.load_table(table_id)
+            row = await self.stored(lambda: self.store.load_table(table_id))
         except StoreUnavailable:
             raise UserError("unavailable") from None
         if row is None:
@@ -195,11 +208,12 @@ class TableRuntime(Presence, FinishedMatches):
         elif self.relay is not None:
             self.spawn(self.relay.bus.unwatch(live.id))
 
-    def renew_leases(self) -> None:
+    async def renew_leases(self) -> None:
         """Keep this process's tables; one whose lease was lost is dropped at once. A
         process alone on its database (no bus) takes a lapsed lease back: nobody else
         can have it (a lease lapses when the loop was too busy to renew it in time)."""
-        held = self.store.renew_leases(self.process, self.settings.lease_seconds)
+        process, seconds = self.process, self.settings.lease_seconds
+        held = await self.stored(lambda: self.store.renew_leases(process, seconds))
         for live in [t for t in self.tables.values() if t.owner == self.process]:
             if live.id in held:
                 continue
@@ -311,7 +325,7 @@ class TableRuntime(Presence, FinishedMatches):
         async with live.lock:
             transition = step(live.state, intent, seat, self.clock(), fresh=fresh_seed())
             self._check_bot_tables(live.state, transition.state)
-            self._commit(live, transition)
+            await self._commit(live, transition)
         self._follow(live, transition, conn)
 
     async def _due(self, live: LiveTable) -> None:
@@ -321,19 +335,19 @@ class TableRuntime(Presence, FinishedMatches):
                 if not self.owns(live):
                     return
                 transition = due(live.state, self.clock(), fresh=fresh_seed())
-                self._commit(live, transition)
+                await self._commit(live, transition)
         except UserError as error:  # the store failed: look again shortly
             log.warning("table %s: a deadline could not be stored (%s)", live.id, error.code)
             self._wake(live, self.clock() + 1.0, force=True)
             return
         self._follow(live, transition, None)
 
-    def _commit(self, live: LiveTable, transition: Transition) -> None:
+    async def _commit(self, live: LiveTable, transition: Transition) -> None:
         """The store first: only a stored change becomes the table's state."""
-        writes = transition.writes
+        writes, version, process = transition.writes, live.state.version, self.process
         if writes:
             try:
-                self.store.commit(live.id, live.state.version, writes, self.process)
+                await self.stored(lambda: self.store.commit(live.id, version, writes, process))
             except StaleWrite:
                 self.stale_writes += 1
                 log.warning("table %s: a stale write was refused; the table is dropped", live.id)
@@ -441,3 +455,5 @@ class TableRuntime(Presence, FinishedMatches):
             self._drop(live)
         await self.reviews.close()
         await self.scheduler.close()
+        if self._store_thread is not None:
+            self._store_thread.shutdown(wait=True)

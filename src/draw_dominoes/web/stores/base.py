@@ -184,6 +184,8 @@ class Store(Protocol):
 
     where: str
     """The file path or the URL without its password (for messages and logs)."""
+    remote: bool
+    """Whether calls wait on another server (they are then made off the event loop)."""
 
     def close(self) -> None: ...
 

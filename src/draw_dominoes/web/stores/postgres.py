@@ -14,6 +14,7 @@ the one clock all processes share.
 
 from __future__ import annotations
 
+import select
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -93,6 +94,7 @@ class PostgresStore:
         self, url: str, *, connect_timeout: int = 3, statement_timeout: float = 5.0
     ) -> None:
         self.where = redact(url)
+        self.remote = True
         self._url = url
         self._connect_timeout = connect_timeout
         self._statement_timeout = statement_timeout
@@ -202,13 +204,33 @@ class PostgresStore:
                     # Dead before the call began: nothing of it was sent; go on anew.
             raise AssertionError("unreachable")  # pragma: no cover
 
+    def _run_statement(self, query: str, params: Sequence[Any]) -> int:
+        """One statement in its own transaction (autocommit), in one round trip; the
+        first column of its one row. A statement is never sent twice: a connection lost
+        while it ran may have committed it, and only a compare-and-set can tell."""
+        with self._lock:
+            conn, _ = self._connection()
+            try:
+                row = conn.execute(query, params).fetchone()
+            except errors.UniqueViolation as error:
+                raise StaleWrite(f"{self.where}: {one_line(error)}") from error
+            except errors.IntegrityError as error:
+                raise ValueError(f"{self.where}: inconsistent writes: {one_line(error)}") from error
+            except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+                if conn.closed:
+                    self._conn = None
+                raise StoreUnavailable(f"{self.where}: {one_line(error)}") from error
+            return int(row[0]) if row is not None else 0
+
     def _connection(self) -> tuple[Connection, bool]:
         """The connection, and whether it was made just now (a server that cannot be
         reached is ``StoreUnavailable``)."""
         if self._closed:
             raise RuntimeError(f"{self.where}: the store is closed")
-        if self._conn is not None and not self._conn.closed:
+        if self._conn is not None and not self._conn.closed and not _has_spoken(self._conn):
             return self._conn, False
+        if self._conn is not None:  # closed by the server while idle (it said why)
+            self._conn.close()
         try:
             self._conn = self._connect()
         except psycopg.Error as error:
@@ -253,18 +275,10 @@ class PostgresStore:
     def commit(
         self, table_id: str, version: int, writes: Sequence[Write], owner: str | None = None
     ) -> None:
-        def work(conn: Connection) -> None:
-            cas = "UPDATE tables SET version = version + 1 WHERE id = %s AND version = %s"
-            if owner is None:
-                moved = conn.execute(cas, (table_id, version))
-            else:
-                moved = conn.execute(f"{cas} AND {_LEASE_HELD}", (table_id, version, owner))
-            if moved.rowcount != 1:
-                raise StaleWrite(stale(table_id, version, owner))
-            for write in writes:
-                conn.execute(*_statement(table_id, write))
-
-        self._run(work)
+        # One statement: one round trip, atomic by itself (see _commit_statement).
+        moved = self._run_statement(*_commit_statement(table_id, version, writes, owner))
+        if moved != 1:
+            raise StaleWrite(stale(table_id, version, owner))
 
     def load_table(self, table_id: str) -> TableRow | None:
         def work(conn: Connection) -> TableRow | None:
@@ -377,39 +391,62 @@ class PostgresStore:
         return None if row is None else str(row[0])
 
 
-def _statement(table_id: str, write: Write) -> tuple[str, tuple[Any, ...]]:
-    """The SQL of one write of a commit."""
-    match write:
-        case SaveAction(number, seq, action):
-            return (
-                "INSERT INTO actions (table_id, number, seq, action) VALUES (%s, %s, %s, %s)",
-                (table_id, number, seq, action),
-            )
-        case SaveSeat(seat):
-            return (
-                "UPDATE seats SET kind = %s, name = %s, level = %s, token_hash = %s"
-                " WHERE table_id = %s AND seat = %s",
-                (seat.kind, seat.name, seat.level, seat.token_hash, table_id, seat.seat),
-            )
-        case SaveMatch(number, seed, record):
-            return (
-                "INSERT INTO matches (table_id, number, seed, record) VALUES (%s, %s, %s, %s)"
-                " ON CONFLICT (table_id, number) DO UPDATE SET record = excluded.record",
-                (table_id, number, seed, record),
-            )
-        case SaveTable():
-            return (
-                "UPDATE tables SET public = %s, host = %s, hints = %s, listed = %s,"
-                " status = %s, state = %s, solo_address = %s WHERE id = %s",
-                (
-                    write.public,
-                    write.host,
-                    write.hints,
-                    write.listed,
-                    write.status,
-                    write.state,
-                    write.solo_address,
-                    table_id,
-                ),
-            )
-    raise TypeError(f"not a write: {write!r}")
+def _has_spoken(conn: Connection) -> bool:
+    """Whether an idle connection has something to read: the server's last word before
+    it closed it (an administrator, a restart). Nothing is sent on such a connection."""
+    return bool(select.select([conn.fileno()], [], [], 0)[0])
+
+
+def _commit_statement(
+    table_id: str, version: int, writes: Sequence[Write], owner: str | None
+) -> tuple[str, list[Any]]:
+    """A commit as one statement: the compare-and-set on the table's row (fenced by the
+    lease) as a common table expression, and every write depending on it, so that a
+    refused compare-and-set writes nothing; it returns how many rows moved (0 or 1)."""
+    table: SaveTable | None = None
+    seats: dict[int, SaveSeat] = {}
+    matches: dict[int, SaveMatch] = {}
+    actions: list[SaveAction] = []
+    for write in writes:  # later writes of one row replace earlier ones, as in order
+        if isinstance(write, SaveTable):
+            table = write
+        elif isinstance(write, SaveSeat):
+            seats[write.seat.seat] = write
+        elif isinstance(write, SaveMatch):
+            matches[write.number] = write
+        elif isinstance(write, SaveAction):
+            actions.append(write)
+        else:
+            raise TypeError(f"not a write: {write!r}")
+    sets, params = "version = version + 1", []
+    if table is not None:
+        sets += (
+            ", public = %s, host = %s, hints = %s, listed = %s, status = %s, state = %s,"
+            " solo_address = %s"
+        )
+        params += [table.public, table.host, table.hints, table.listed, table.status]
+        params += [table.state, table.solo_address]
+    where = "id = %s AND version = %s" + ("" if owner is None else f" AND {_LEASE_HELD}")
+    params += [table_id, version] + ([] if owner is None else [owner])
+    parts = [f"moved AS (UPDATE tables SET {sets} WHERE {where} RETURNING id)"]
+    for n, save in enumerate(seats.values()):
+        seat = save.seat
+        parts.append(
+            f"seat{n} AS (UPDATE seats SET kind = %s, name = %s, level = %s, token_hash = %s"
+            " FROM moved WHERE seats.table_id = moved.id AND seats.seat = %s)"
+        )
+        params += [seat.kind, seat.name, seat.level, seat.token_hash, seat.seat]
+    for n, match in enumerate(matches.values()):
+        parts.append(
+            f"match{n} AS (INSERT INTO matches (table_id, number, seed, record)"
+            " SELECT id, %s::integer, %s::bigint, %s::text FROM moved"
+            " ON CONFLICT (table_id, number) DO UPDATE SET record = excluded.record)"
+        )
+        params += [match.number, match.seed, match.record]
+    for n, action in enumerate(actions):
+        parts.append(
+            f"action{n} AS (INSERT INTO actions (table_id, number, seq, action)"
+            " SELECT id, %s::integer, %s::integer, %s::text FROM moved)"
+        )
+        params += [action.number, action.seq, action.action]
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM moved", params

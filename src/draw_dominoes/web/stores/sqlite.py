@@ -114,6 +114,7 @@ class SqliteStore:
 
     def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
         self.where = str(path)
+        self.remote = False
         self._clock = clock
         self._lock = threading.Lock()
         try:
