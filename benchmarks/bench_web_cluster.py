@@ -10,10 +10,12 @@ name, dropped at the end, and a random Redis prefix whose keys are deleted):
 
 * paced: ``--tables`` tables whose players wait a seeded 1-2 s before each action (the
   same offered load for every configuration), for ``--seconds``, with (a) one SQLite
-  process, (b) one PostgreSQL process, (c) two PostgreSQL+Redis processes. In (c) the
-  tables are created alternately at both processes (each owns half) and the player of
-  every other table connects to the process that does not own it, so that half of the
-  intents are forwarded to the owner and its commits relayed back over Redis. The tables
+  process, (b) one PostgreSQL process, (c) two PostgreSQL+Redis processes, (d) the same
+  with ``--hold-tables``. In (c) and (d) the tables are created alternately at both
+  processes (each owns half) and the player of every other table connects to the
+  process that does not own it. In (c) such a table moves to its player's process (as
+  the servers do by default); in (d) it stays, so that half of the intents are forwarded
+  to the owner and its commits relayed back over Redis. The tables
   are opened and their matches dealt (50 at a time) before the window. Reports the
   acknowledgement latency (intent sent to ``ok``: after the action is stored and
   published) p50/p99/max, and the server CPU (user + system of every server process and
@@ -264,7 +266,7 @@ def lists(usage: str, option: str) -> bool:
 
 def check_cluster_options(build: Build, folder: Path) -> None:
     usage = python_output(build, ["-m", "draw_dominoes.web", "--help"], folder)
-    for option in ("--bus", "--bus-prefix", "--lease-seconds"):
+    for option in ("--bus", "--bus-prefix", "--lease-seconds", "--hold-tables"):
         if not lists(usage, option):
             raise BenchError(f"{build.label}: the server has no {option} (an older build?)")
 
@@ -346,12 +348,15 @@ class Config:
     """"sqlite" or "postgres"."""
     processes: int
     bus: bool
+    hold: bool = False
+    """Tables stay at the process that created them (``--hold-tables``): relayed."""
 
 
 CONFIGS = {
     "sqlite": Config("(a) SQLite, 1 process", "sqlite", 1, False),
     "postgres": Config("(b) PostgreSQL, 1 process", "postgres", 1, False),
     "cluster": Config("(c) PG+Redis, 2 processes", "postgres", 2, True),
+    "held": Config("(d) (c), tables held", "postgres", 2, True, hold=True),
     "bus1": Config("PG+Redis, 1 process", "postgres", 1, True),
     "bus2": Config("PG+Redis, 2 processes", "postgres", 2, True),
 }
@@ -378,6 +383,8 @@ class Cluster:
             extra += ["--bus", backing.redis_url, "--bus-prefix", backing.bus_prefix(run.name)]
             if lease is not None:
                 extra += ["--lease-seconds", str(lease)]
+            if config.hold:
+                extra.append("--hold-tables")
         processes = [
             Process(build, db or str(run / "bench.sqlite3"), extra, run / f"server{n}.log")
             for n in range(config.processes)
@@ -909,7 +916,7 @@ def summarize_runs(runs: list[Run], args: argparse.Namespace) -> list[str]:
     rounds = f"median of {args.repeat} rounds" if args.repeat > 1 else "1 round"
     paced = [r for r in runs if r.part == "paced"]
     if paced:
-        keys = ["sqlite", "postgres", "cluster"]
+        keys = ["sqlite", "postgres", "cluster", "held"]
         title = f"paced, {args.tables} tables, {args.seconds:g} s"
         columns, text = table_of(paced, keys, title)
         print(f"\n{text}")
@@ -921,7 +928,8 @@ def summarize_runs(runs: list[Run], args: argparse.Namespace) -> list[str]:
         print(
             f"    server CPU per ack, (c) / (a): {cluster_cpu:.3f} / {sqlite_cpu:.3f} ms = "
             f"{ratio:.2f}x (target <= {CPU_RATIO_TARGET}x: {'met' if met else 'MISSED'}); "
-            f"(b) / (a) = {columns[1][cpu_row] / sqlite_cpu:.2f}x"
+            f"(b) / (a) = {columns[1][cpu_row] / sqlite_cpu:.2f}x; "
+            f"(d) / (a) = {columns[3][cpu_row] / sqlite_cpu:.2f}x"
         )
         p99_met = worst < P99_TARGET_MS
         print(
@@ -1377,7 +1385,7 @@ def main() -> int:
             sequence = [
                 (part, keys)
                 for part, keys in (
-                    ("paced", ["sqlite", "postgres", "cluster"]),
+                    ("paced", ["sqlite", "postgres", "cluster", "held"]),
                     ("saturated", ["bus1", "bus2"]),
                 )
                 if part in parts

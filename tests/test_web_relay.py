@@ -98,8 +98,9 @@ def test_a_relay_whose_copy_fell_behind_catches_up_when_it_next_tells_its_presen
     async def body() -> None:
         db = tmp_path / "t.sqlite3"
         runtimes = []
-        for name in ("owner", "relay"):
-            runtime = TableRuntime(SqliteStore(db), Settings(db=str(db), process=name))
+        for name in ("owner", "relay"):  # held: the table must not move to its player
+            settings = Settings(db=str(db), process=name, hold_tables=True)
+            runtime = TableRuntime(SqliteStore(db), settings)
             runtime.relay = Relay(runtime, Bus(redis_url, name, redis_prefix))
             await runtime.relay.start()
             runtimes.append(runtime)
@@ -128,6 +129,68 @@ def test_a_relay_whose_copy_fell_behind_catches_up_when_it_next_tells_its_presen
                     await asyncio.sleep(0.01)
             assert copy.state.seq == live.state.seq
             assert json.loads(bea.texts[-1])["seq"] == live.state.seq
+        finally:
+            for runtime in runtimes:
+                await runtime.close()
+                assert runtime.relay is not None
+                await runtime.relay.bus.close()
+                runtime.store.close()
+
+    asyncio.run(body())
+
+
+def test_a_table_moves_to_the_process_where_all_its_connections_are(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
+    """Its intents then need not cross the bus, nor its commits come back; a player
+    who comes back at the old owner is relayed to the new one."""
+
+    async def body() -> None:
+        db = tmp_path / "t.sqlite3"
+        runtimes = []
+        for name in ("first", "second"):
+            runtime = TableRuntime(SqliteStore(db), Settings(db=str(db), process=name))
+            runtime.relay = Relay(runtime, Bus(redis_url, name, redis_prefix))
+            await runtime.relay.start()
+            runtimes.append(runtime)
+        first, second = runtimes
+        assert first.relay is not None and second.relay is not None
+        try:
+            live, _ = first.create_table(2, "Ann", {})
+            await first.apply(live, i.Join("Bea", None, "b" * 64, "10.0.0.2"), None)
+            await first.start(live, 0)
+            ann = Listener(0)
+            await first.connect(live, ann)
+            copy = await second.get(live.id)
+            bea = Listener(1)
+            await second.connect(copy, bea)
+            await asyncio.sleep(0.3)
+            assert copy.owner == "first"  # Ann is at the first process: it stays
+            await first.disconnect(live, ann)  # now everyone is at the second
+            async with asyncio.timeout(10):
+                while not second.owns(copy):
+                    await asyncio.sleep(0.01)
+            assert live.id not in first.tables and first.relay.handovers == 1
+            assert second.store.lease_owner(live.id) == "second"
+            assert copy.state.version == live.state.version  # as stored: nothing lost
+            forwarded = second.relay.bus.forwarded
+            match = copy.state.match
+            assert match is not None
+            await second.apply(copy, i.Act(match.legal_actions()[0]), match.current_player)
+            assert second.relay.bus.forwarded == forwarded  # played where it is served
+            # Ann comes back at the first process: her intents go to the second now.
+            again = await first.get(live.id)
+            assert again.owner == "second" and not first.owns(again)
+            await first.connect(again, ann)
+            async with asyncio.timeout(10):
+                while again.state.version < copy.state.version:
+                    await asyncio.sleep(0.01)
+            while (match := copy.state.match) is not None and match.current_player != 0:
+                await second.apply(copy, i.Act(match.legal_actions()[0]), 1)  # Bea plays on
+            assert match is not None
+            before = copy.state.seq
+            await first.apply(again, i.Act(match.legal_actions()[0]), 0)
+            assert copy.state.seq == before + 1 and first.relay.bus.forwarded == 1
         finally:
             for runtime in runtimes:
                 await runtime.close()

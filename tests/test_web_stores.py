@@ -414,6 +414,24 @@ def test_renewing_extends_the_leases_still_held_and_loses_the_expired(store: Sto
     assert store.renew_leases("nobody", 30) == set()
 
 
+def test_a_lease_is_handed_only_by_its_holder_and_fences_the_giver(store: Store) -> None:
+    dealt(store)
+    assert not store.hand_lease("t1", "p1", "p2", 30)  # nobody holds it
+    assert store.take_lease("t1", "p1", 30)
+    assert not store.hand_lease("t1", "p3", "p2", 30)  # not p3's to give
+    assert store.lease_owner("t1") == "p1"
+    assert store.hand_lease("t1", "p1", "p2", 30)
+    assert store.lease_owner("t1") == "p2"
+    assert not store.take_lease("t1", "p1", 30)  # the giver cannot take it back
+    with pytest.raises(StaleWrite):  # nor write with it
+        store.commit("t1", 1, [SaveAction(0, 2, "5-5")], owner="p1")
+    store.commit("t1", 1, [SaveAction(0, 2, "5-5")], owner="p2")
+    assert store.renew_leases("p2", 30) == {"t1"}
+    assert store.take_lease("t1", "p2", 0.2)
+    time.sleep(0.4)
+    assert not store.hand_lease("t1", "p2", "p1", 30)  # expired: nothing to give
+
+
 def test_a_commit_with_an_owner_needs_its_lease(store: Store) -> None:
     dealt(store)
     before = store.load_table("t1")

@@ -252,4 +252,5 @@ def live_figures(app: FastAPI, services: Services) -> dict[str, float]:
         "owned_tables": sum(1 for live in runtime.tables.values() if runtime.owns(live)),
         "forwarded": runtime.relay.bus.forwarded if runtime.relay else 0,
         "takeovers": runtime.relay.takeovers if runtime.relay else 0,
+        "handovers": runtime.relay.handovers if runtime.relay else 0,
     }

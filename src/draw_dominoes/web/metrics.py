@@ -76,6 +76,10 @@ class Metrics(Collector):
                 "tables taken over from a process whose lease ran out",
                 live["takeovers"],
             ),
+            "draw_table_handovers": (
+                "tables handed to the process where all their connections were",
+                live["handovers"],
+            ),
             "draw_stale_writes": (
                 "commits refused because another process had moved the table on",
                 live["stale_writes"],

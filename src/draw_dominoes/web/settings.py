@@ -153,6 +153,12 @@ class Settings:
         group="processes",
         metavar="SECONDS",
     )
+    hold_tables: bool = option(
+        False,
+        "keep a table at the process that owns it even when all its connections are at"
+        " another (by default it moves there, and nothing of it crosses the bus)",
+        group="processes",
+    )
     debug: bool = option(False, "serve the API documentation at /docs")
     allow_seeds: bool = option(
         False, "for tests only: let clients choose a table's seed, so its deal is predictable"

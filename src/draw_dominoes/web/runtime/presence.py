@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from .. import present
 from ..settings import Settings
-from ..table import UserError
+from ..table import Transition, UserError
 from ..table import intents as i
 from .live import Connection, LiveTable
 
@@ -38,7 +38,9 @@ class Presence:
             intent: i.Intent,
             seat: int | None,
             conn: Connection | None = None,
-        ) -> None: ...
+            *,
+            relayed: bool = False,
+        ) -> Transition | None: ...
 
         def state_text(self, live: LiveTable, conn: Connection, *, announce: bool) -> str: ...
 
@@ -69,6 +71,8 @@ class Presence:
         self.presence_soon(live)
         if self.tables.get(live.id) is live:
             await self.recount_quietly(live)
+            if self.relay is not None:
+                self.relay.consider_handover(live)
 
     async def recount(self, live: LiveTable) -> None:
         """Who is connected, at every process, as the table's state knows it: an owner

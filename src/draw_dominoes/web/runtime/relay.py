@@ -1,5 +1,6 @@
 """Many processes, any of them for any table: intents go to a table's owner over the bus,
-its commits and presence come back, and a table whose owner died is taken over."""
+its commits and presence come back, a table moves to the process where all its
+connections are, and a table whose owner died is taken over."""
 
 from __future__ import annotations
 
@@ -82,11 +83,11 @@ class Relay:
         self.bus = bus
         self.takeovers = 0
         """Tables this process took over from an owner whose lease had run out."""
+        self.handovers = 0
+        """Tables this process gave to the process where all their connections were."""
+        self.handing: set[str] = set()
         self.local: dict[int, Connection] = {}
         """Connections here by key, for what an owner sends to one of them."""
-        self.answering: dict[str, list[dict[str, Any]]] = {}
-        """Per table, the writes stored while an intent of another process's is applied
-        there (sent with the answer when they are that intent's commit)."""
 
     async def start(self) -> None:
         await self.bus.start(self.on_message)
@@ -126,6 +127,9 @@ class Relay:
                 await self.runtime.apply(live, intent, seat, conn)
                 return
             raise UserError("unavailable") from None
+        if answer.get("error") == "table_moved" and await self._settle(live, owner):
+            await self.runtime.apply(live, intent, seat, conn)  # at the table's new place
+            return
         if "error" in answer:
             if answer["error"] == "table_moved":
                 self.runtime.lost(live)
@@ -145,6 +149,25 @@ class Relay:
             await asyncio.sleep(0.002)
         if live.state.version < version:  # the owner's news was lost: read the store
             await self._reload(live)
+
+    async def _settle(self, live: LiveTable, asked: str) -> bool:
+        """The owner asked said the table is no longer its own: the store says who has it
+        now (this process, when it was handed the table); True if someone else than
+        ``asked`` serves it."""
+        runtime = self.runtime
+        if runtime.owns(live):
+            return True
+        try:
+            holder = await runtime.stored(lambda: runtime.store.lease_owner(live.id))
+        except StoreUnavailable:
+            return False
+        if holder == runtime.process:
+            return await self._become_owner(live, handed=True)
+        if holder is None or holder == asked:
+            return False
+        live.owner = holder
+        self.tell_presence(live)
+        return True
 
     def tell_presence(self, live: LiveTable) -> None:
         """Tell the owner how many connections this process has at its table, per seat."""
@@ -166,6 +189,8 @@ class Relay:
                 return False
             if holder is None and await self._become_owner(live):
                 return True
+            if holder == runtime.process:  # handed to this process (its word was lost)
+                return await self._become_owner(live, handed=True)
             if holder not in (None, runtime.process, live.owner):
                 live.owner = str(holder)  # another process was quicker: relay for it
                 self.tell_presence(live)
@@ -175,24 +200,31 @@ class Relay:
             await asyncio.sleep(0.1)
         return True
 
-    async def _become_owner(self, live: LiveTable) -> bool:
-        """The lease, then the table as stored; one path at a time (under the lock)."""
+    async def _become_owner(self, live: LiveTable, *, handed: bool = False) -> bool:
+        """The lease (taken, or ``handed`` to this process by the owner), then the table
+        as stored; one path at a time (under the lock)."""
         runtime = self.runtime
+        store, process, seconds = runtime.store, runtime.process, runtime.settings.lease_seconds
         async with live.lock:
             if runtime.owns(live):
                 return True
             try:
-                if not runtime.store.take_lease(
-                    live.id, runtime.process, runtime.settings.lease_seconds
-                ):
+                if handed:
+                    held = await runtime.stored(lambda: store.lease_owner(live.id)) == process
+                else:
+                    held = await runtime.stored(lambda: store.take_lease(live.id, process, seconds))
+                if not held:
                     return False
-                row = runtime.store.load_table(live.id)
+                row = await runtime.stored(lambda: store.load_table(live.id))
             except StoreUnavailable:
                 return False
             if row is None:
                 return False
-            log.warning("table %s: taken over from %s", live.id, live.owner)
-            self.takeovers += 1
+            if handed:
+                log.info("table %s: handed over by %s", live.id, live.owner)
+            else:
+                log.warning("table %s: taken over from %s", live.id, live.owner)
+                self.takeovers += 1
             live.state = from_row(row, runtime.timing, runtime.clock())
             live.owner = runtime.process
             live.crowd.clear()
@@ -201,7 +233,44 @@ class Relay:
         runtime.resume(live)
         runtime.publish(live)
         self.post_commit(live, (), announce=False)  # relays hear of the new owner
+        runtime.spawn(self.bus.unwatch(live.id))  # an owner has no news to follow
         return True
+
+    def consider_handover(self, live: LiveTable) -> None:
+        """Owner: a table whose every connection is at one other process moves there, so
+        that neither its intents nor its commits cross the bus."""
+        runtime = self.runtime
+        if runtime.settings.hold_tables or not runtime.owns(live) or live.id in self.handing:
+            return
+        if live.connections or len(live.crowd) != 1:
+            return
+        (process,) = live.crowd
+        self.handing.add(live.id)
+        runtime.spawn(self._hand_over(live, process))
+
+    async def _hand_over(self, live: LiveTable, process: str) -> None:
+        """The lease goes to ``process`` (in one step: nobody can take it between), this
+        process forgets the table, and tells ``process`` so."""
+        runtime, me = self.runtime, self.runtime.process
+        try:
+            async with live.lock:
+                if not runtime.owns(live) or live.connections or set(live.crowd) != {process}:
+                    return
+                seconds = runtime.settings.lease_seconds
+                try:
+                    given = await runtime.stored(
+                        lambda: runtime.store.hand_lease(live.id, me, process, seconds)
+                    )
+                except StoreUnavailable:
+                    return
+                if not given:
+                    return
+                self.handovers += 1
+                live.owner = process
+                runtime.lost(live)  # nobody is connected here: the table leaves memory
+            self.bus.post(process, {"op": "handover", "table": live.id})
+        finally:
+            self.handing.discard(live.id)
 
     # ------------------------------------------------------------ owning
 
@@ -248,6 +317,7 @@ class Relay:
                     del live.crowd[process]
                 if gone:
                     runtime.spawn(runtime.recount_quietly(live))
+                self.consider_handover(live)
             else:
                 self.tell_presence(live)
                 runtime.spawn(self.take_over(live))
@@ -263,8 +333,10 @@ class Relay:
                 conn.deliver(str(data["text"]))
             return
         live = runtime.tables.get(table_id)
-        if op == "intent":
-            await self._answer(live, data)
+        if op == "intent":  # not waited for: the bus reader goes on to other news
+            runtime.spawn(self._answer(live, data))
+        elif op == "handover":
+            await self._handed(table_id, live)
         elif op == "presence" and "counts" in data:
             if live is not None and runtime.owns(live):
                 counts = {None if k == "" else int(k): int(n) for k, n in data["counts"].items()}
@@ -276,6 +348,7 @@ class Relay:
                     # Its copy is behind (a commit it was not told of): it catches up.
                     self.post_commit(live, (), announce=False)
                 await runtime.recount_quietly(live)
+                self.consider_handover(live)
         elif live is None or runtime.owns(live):
             return  # news of a table this process owns (its own) or no longer serves
         elif op == "commit":
@@ -285,6 +358,15 @@ class Relay:
             runtime.presence_soon(live)
         elif op == "error":
             runtime.report_error(live, str(data["code"]))
+
+    async def _handed(self, table_id: str, live: LiveTable | None) -> None:
+        """The owner gave this process a table: it serves it from the store's row (a
+        table no longer in memory here is loaded, and leaves again when idle)."""
+        if live is not None:
+            await self._become_owner(live, handed=True)
+            return
+        with contextlib.suppress(UserError):
+            await self.runtime.get(table_id)
 
     async def _answer(self, live: LiveTable | None, data: dict[str, Any]) -> None:
         runtime = self.runtime
@@ -300,18 +382,15 @@ class Relay:
             self.bus, str(data["reply_to"]), int(data.get("conn", 0)), seat, str(data["lang"])
         )
         conn.address = str(data.get("address", "?"))
-        before = live.state.version
-        self.answering[live.id] = []
         try:
-            await runtime.apply(live, i.from_json(data["intent"]), seat, conn)
+            made = await runtime.apply(live, i.from_json(data["intent"]), seat, conn, relayed=True)
         except UserError as error:
             await self.bus.reply(data, {"error": error.code, "values": encode_values(error.values)})
             return
-        finally:
-            writes = self.answering.pop(live.id, [])
         reply: dict[str, Any] = {"ok": True, "version": live.state.version}
-        if live.state.version == before + 1:  # the asker follows at once, not via the news
-            reply["writes"] = writes
+        if made is not None and made.writes:  # the asker follows at once, not via the news
+            reply["version"] = made.state.version
+            reply["writes"] = [write_to_json(w) for w in made.writes]
         await self.bus.reply(data, reply)
 
     def _overlay(self, live: LiveTable, data: dict[str, Any]) -> None:
@@ -359,10 +438,5 @@ class Relay:
         """After a local commit: the relays follow (only processes with connections at the
         table are told; one without catches up from the store when it needs to)."""
         writes = transition.writes
-        if not writes:
-            return
-        answering = self.answering.get(live.id)
-        if answering is not None:
-            answering.extend(write_to_json(w) for w in writes)
-        if live.crowd:
+        if writes and live.crowd:
             self.post_commit(live, writes, announce=announce)

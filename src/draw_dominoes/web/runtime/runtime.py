@@ -314,19 +314,25 @@ class TableRuntime(Presence, FinishedMatches):
         intent: i.Intent,
         seat: int | None,
         conn: Connection | None = None,
-    ) -> None:
+        *,
+        relayed: bool = False,
+    ) -> Transition | None:
         """Step the table; ``UserError`` if the intent is refused (nothing changed then).
-        At a table another process owns, the intent goes to the owner."""
-        if not self.owns(live):
-            if self.relay is None:
-                raise UserError("table_moved")
-            await self.relay.forward(live, intent, seat, conn)
-            return
-        async with live.lock:
-            transition = step(live.state, intent, seat, self.clock(), fresh=fresh_seed())
-            self._check_bot_tables(live.state, transition.state)
-            await self._commit(live, transition)
-        self._follow(live, transition, conn)
+        The transition made here, or ``None`` if the table's owner is another process:
+        the intent goes there (unless it came from another process, ``relayed``: it is
+        refused, and its asker looks again)."""
+        if self.owns(live):
+            async with live.lock:
+                if self.owns(live):  # still: the table may have moved while this waited
+                    transition = step(live.state, intent, seat, self.clock(), fresh=fresh_seed())
+                    self._check_bot_tables(live.state, transition.state)
+                    await self._commit(live, transition)
+                    self._follow(live, transition, conn)
+                    return transition
+        if self.relay is None or relayed:
+            raise UserError("table_moved")
+        await self.relay.forward(live, intent, seat, conn)
+        return None
 
     async def _due(self, live: LiveTable) -> None:
         """A deadline passed: step the table by the clock."""

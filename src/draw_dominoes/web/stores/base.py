@@ -228,6 +228,10 @@ class Store(Protocol):
     def renew_leases(self, owner: str, seconds: float) -> set[str]:
         """Extend every lease ``owner`` holds; the ids of the tables it still holds."""
 
+    def hand_lease(self, table_id: str, owner: str, to: str, seconds: float) -> bool:
+        """Give the table from ``owner`` (who must hold it now) to ``to``, for ``seconds``;
+        True if it was given. Nobody else can take it in between."""
+
     def drop_lease(self, table_id: str, owner: str) -> None:
         """Let the table go (a stale copy, an idle table, a clean stop)."""
 

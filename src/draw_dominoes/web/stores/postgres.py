@@ -372,6 +372,19 @@ class PostgresStore:
         )
         return {str(row[0]) for row in rows}
 
+    def hand_lease(self, table_id: str, owner: str, to: str, seconds: float) -> bool:
+        given = self._run(
+            lambda c: (
+                c.execute(
+                    "UPDATE tables SET lease_owner = %s,"
+                    " lease_until = clock_timestamp() + make_interval(secs => %s)"
+                    f" WHERE id = %s AND {_LEASE_HELD}",
+                    (to, seconds, table_id, owner),
+                ).rowcount
+            )
+        )
+        return given == 1
+
     def drop_lease(self, table_id: str, owner: str) -> None:
         self._run(
             lambda c: c.execute(

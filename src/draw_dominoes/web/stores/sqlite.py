@@ -398,6 +398,16 @@ class SqliteStore:
             ).fetchall()
         return {row[0] for row in rows}
 
+    def hand_lease(self, table_id: str, owner: str, to: str, seconds: float) -> bool:
+        now = self._clock()
+        with self._transaction(write=True) as db:
+            given = db.execute(
+                "UPDATE tables SET lease_owner = ?, lease_until = ? WHERE id = ?"
+                " AND lease_owner = ? AND lease_until > ?",
+                (to, now + seconds, table_id, owner, now),
+            )
+        return given.rowcount == 1
+
     def drop_lease(self, table_id: str, owner: str) -> None:
         with self._transaction(write=True) as db:
             db.execute(
