@@ -768,6 +768,44 @@ def test_resume_in_plain_mode_lists_unfinished_matches_newest_first(tmp_path: Pa
     child.expect(pexpect.EOF)
 
 
+def test_one_bad_file_among_the_saves_never_locks_the_resume_out(tmp_path: Path) -> None:
+    """A review, a truncated copy and another program's file beside a good unfinished
+    save: the good one is resumed, the bad ones named in one line each and left as they
+    are, and reviews are kept apart from the saves."""
+    from draw_dominoes.match import Match
+    from draw_dominoes.terminal import saves
+
+    directory = tmp_path / "saves"
+    good = directory / "match-good.json"
+    match = Match.new(2, seed=3)
+    for _ in range(8):
+        match.apply(match.legal_actions()[-1])
+    saves.write_save(good, (saves.Seat("human"), saves.Seat("greedy")), "en", match)
+    done = run(tmp_path, "review", str(good), "--json", "--iterations", "20")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in directory.iterdir()) == ["match-good.json"]
+    assert (tmp_path / "reviews" / "match-good.json.review.json").is_file()
+    text = good.read_text(encoding="utf-8")
+    (directory / "match-good.json.review.json").write_text("{}", encoding="utf-8")  # older
+    (directory / "match-copy.json").write_text(text[: len(text) // 2], encoding="utf-8")
+    (directory / "package.json").write_text('{"name": "left-pad"}', encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in directory.iterdir()}
+    child = spawn(tmp_path, "play", "--resume", "--plain")
+    child.expect("Continuing the match saved in .*match-good.json")
+    shown = ANSI.sub("", child.before)
+    assert "Left out, and left as it is: " in shown
+    assert "match-copy.json: not valid JSON" in shown
+    assert "package.json: not a draw-dominoes save" in shown
+    assert "review.json" not in shown  # not a save, so not left out either
+    child.expect("Your move:")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    after = {p.name: p.read_bytes() for p in directory.iterdir() if p.name != "match-good.json"}
+    assert after == {name: data for name, data in before.items() if name != "match-good.json"}
+    stats = run(tmp_path, "stats")
+    assert "review.json" not in stats.stderr and stats.stderr.count("Left out") == 2
+
+
 def test_stats_counts_wins_and_losses_by_level_and_players(tmp_path: Path) -> None:
     from draw_dominoes.match import Match
     from draw_dominoes.terminal import saves

@@ -373,7 +373,7 @@ def test_the_resume_list_is_newest_first(tmp_path: Path) -> None:
         path = tmp_path / f"match-{seed}.json"
         saves.write_save(path, seats, "en", Match.new(2, seed=seed))
         os.utime(path, ns=(10**18 - age * 10**9, 10**18 - age * 10**9))
-    found = saves.unfinished(tmp_path)
+    found = saves.unfinished(tmp_path).saves
     app = ResumeChooser(found, "en")
 
     async def scenario() -> None:

@@ -262,14 +262,15 @@ def test_resume_picks_the_newest_unfinished_match(tmp_path: Path) -> None:
         os.utime(tmp_path / name, ns=(10**18 - age * 10**9, 10**18 - age * 10**9))
     found = saves.latest_unfinished(tmp_path)
     assert found is not None and found.match.seed == 3
-    assert [saved.match.seed for saved in saves.unfinished(tmp_path)] == [3, 2]  # newest first
+    assert [saved.match.seed for saved in saves.unfinished(tmp_path).saves] == [3, 2]  # newest
     assert saves.latest_unfinished(tmp_path / "nowhere") is None
     bots_alone = Match.new(2, seed=4)  # the newest, but nobody resumes bots alone unasked
     saves.write_save(
         tmp_path / "4.json", (saves.Seat("greedy"), saves.Seat("random")), "en", bots_alone
     )
-    assert [saved.match.seed for saved in saves.unfinished(tmp_path)] == [3, 2]
-    assert [s.match.seed for s in saves.unfinished(tmp_path, with_bots_alone=True)] == [4, 3, 2]
+    assert [saved.match.seed for saved in saves.unfinished(tmp_path).saves] == [3, 2]
+    everyone = saves.unfinished(tmp_path, with_bots_alone=True)
+    assert [s.match.seed for s in everyone.saves] == [4, 3, 2] and not everyone.left_out
 
 
 def test_every_bot_decision_has_its_own_seed() -> None:
@@ -386,13 +387,17 @@ def test_deeply_nested_json_is_a_damaged_file_left_untouched(
     before = (path.read_bytes(), path.stat().st_mtime_ns)
     with pytest.raises(saves.SaveError, match=r"match-deep\.json: not valid JSON: nested too deep"):
         saves.read_save(path)
-    with pytest.raises(saves.SaveError, match="nested too deeply"):
-        saves.latest_unfinished(path.parent)
-    for args in (["play", "--resume"], ["play", "--resume", str(path)]):
-        assert main([*args, "--lang", "en"]) == 1
-        err = capsys.readouterr().err
-        assert "Cannot resume: " in err and "not valid JSON: nested too deeply" in err
-        assert "The file is left as it is" in err
+    assert saves.latest_unfinished(path.parent) is None
+    (left_out,) = saves.unfinished(path.parent).left_out
+    assert "nested too deeply" in str(left_out)
+    assert main(["play", "--resume", "--lang", "en"]) == 2  # named, and nothing to resume
+    err = capsys.readouterr().err
+    assert "Left out, and left as it is: " in err and "nested too deeply" in err
+    assert "No unfinished match is saved" in err
+    assert main(["play", "--resume", str(path), "--lang", "en"]) == 1
+    err = capsys.readouterr().err
+    assert "Cannot resume: " in err and "not valid JSON: nested too deeply" in err
+    assert "The file is left as it is" in err
     assert main(["replay", str(path), "--all", "--plain", "--lang", "en"]) == 1
     err = capsys.readouterr().err
     assert "Cannot replay: " in err and "nested too deeply" in err

@@ -355,6 +355,7 @@ def review_cached(
         body = {"format": FORMAT, "version": VERSION, "game": digest, "analyses": stored}
         temporary = cache.with_name(cache.name + ".tmp")
         try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
             temporary.write_text(json.dumps(body), encoding="utf-8")
             os.replace(temporary, cache)
         except OSError:  # a folder we may not write to: the review stands, uncached

@@ -12,7 +12,7 @@ from ..rules import RULES
 
 if TYPE_CHECKING:
     from ..match import Match
-    from .saves import Saved, Seat
+    from .saves import Saved, Seat, Unfinished
 
 HUMAN = "human"
 
@@ -101,10 +101,14 @@ def run(args: argparse.Namespace) -> int:
             if args.resume:
                 saved = read_save(Path(args.resume))
             else:
-                found = unfinished(saves_directory())  # people's matches only, newest first
+                listed = unfinished(saves_directory())  # people's matches only, newest first
+                found = listed.saves
+                for problem in listed.left_out:  # named, never in the way of the good ones
+                    left_out = translate("terminal.saves_left_out", lang, problem=problem)
+                    print(left_out, file=sys.stderr)
                 if not found:
                     return fail("error_nothing_to_resume", directory=saves_directory())
-                chosen_save = _choose_save(found, args.lang or found[0].lang, full_screen)
+                chosen_save = _choose_save(listed, args.lang or found[0].lang, full_screen)
                 if chosen_save is None:
                     return 0
                 saved = chosen_save
@@ -192,14 +196,15 @@ def _play(
     return session.play(resumed=not new)
 
 
-def _choose_save(found: list[Saved], lang: str, full_screen: bool) -> Saved | None:
+def _choose_save(listed: Unfinished, lang: str, full_screen: bool) -> Saved | None:
     """The save to continue: the only one, or the one chosen from a list, newest first."""
+    found = listed.saves
     if len(found) == 1 or not sys.stdin.isatty():
         return found[0]
     if full_screen:
         from .board import ResumeChooser
 
-        return ResumeChooser(found, lang).run()
+        return ResumeChooser(found, lang, listed.left_out).run()
     from .board import describe_save
     from .words import Words
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from ..tiles import Tile
 from ..view import PlayerView
 from .hands import drawn_tile, hand_order, own_draws
 from .moves import ChooseEnd, Refusal, at_end, read_tile
-from .saves import Saved, Seat, write_save
+from .saves import Saved, SaveError, Seat, write_save
 from .words import Words
 
 __all__ = ["Board", "Farewell", "ResumeChooser", "Setup", "SetupChoice"]
@@ -949,13 +950,16 @@ class ResumeChooser(App[Saved | None]):
     Screen { layout: vertical; padding: 0 1; }
     #resume-title { text-style: bold; height: auto; margin-bottom: 1; }
     #resume-keys { height: auto; margin-top: 1; color: $accent; text-style: bold; }
+    #resume-left-out { height: auto; max-height: 6; margin-top: 1; color: $warning; }
     """
 
-    def __init__(self, saved: list[Saved], lang: str) -> None:
+    def __init__(self, saved: list[Saved], lang: str, left_out: Sequence[SaveError] = ()) -> None:
         super().__init__()
         self.saved = saved
         self.words = Words(lang)
         self.lang = lang
+        self.left_out = list(left_out)
+        """Files in the saves folder that are not good saves: named, and left as they are."""
 
     def compose(self) -> ComposeResult:
         words = self.words
@@ -964,6 +968,9 @@ class ResumeChooser(App[Saved | None]):
             *(Option(describe_save(saved, words), id=str(n)) for n, saved in enumerate(self.saved)),
             id="saves",
         )
+        if self.left_out:
+            lines = [words("saves_left_out", problem=problem) for problem in self.left_out]
+            yield Static("\n".join(lines), id="resume-left-out", markup=False)
         yield Static(words("resume_keys"), id="resume-keys", markup=False)
 
     def on_mount(self) -> None:

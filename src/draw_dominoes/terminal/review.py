@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -54,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .. import record
-    from ..analysis import cache_path, review_cached
+    from ..analysis import review_cached
     from ..analysis.review import decisions_of
     from ..i18n import language_from_environment
     from .saves import SaveError, read_game
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = review_cached(
             game,
-            cache_path(path),
+            _kept_at(path),
             chosen,
             iterations=args.iterations,
             seed=args.seed,
@@ -192,3 +193,16 @@ def _show(
                     points=format_decimal(d.loss, lang),
                 ),
             )
+
+
+def _kept_at(path: Path) -> Path:
+    """Where the review of ``path`` is kept: beside it, but a save's among the reviews
+    (the saves folder holds saves only)."""
+    from ..analysis import cache_path
+    from .saves import reviews_directory, saves_directory
+
+    kept = cache_path(path)
+    with contextlib.suppress(OSError):
+        if path.resolve().parent == saves_directory().resolve():
+            return reviews_directory() / kept.name
+    return kept

@@ -24,11 +24,14 @@ __all__ = [
     "SaveError",
     "Saved",
     "Seat",
+    "Unfinished",
     "data_directory",
     "latest_unfinished",
     "new_save_path",
     "read_game",
     "read_save",
+    "reviews_directory",
+    "save_files",
     "saves_directory",
     "unfinished",
     "write_save",
@@ -83,6 +86,30 @@ def data_directory(environ: Mapping[str, str] | None = None) -> Path:
 
 def saves_directory(environ: Mapping[str, str] | None = None) -> Path:
     return data_directory(environ) / "saves"
+
+
+def reviews_directory(environ: Mapping[str, str] | None = None) -> Path:
+    """Reviews of saved matches: kept apart, so that the saves folder holds saves only."""
+    return data_directory(environ) / "reviews"
+
+
+REVIEW_SUFFIX: Final = ".review.json"
+
+
+def save_files(directory: Path) -> list[Path]:
+    """The files in ``directory`` that may be saves (``*.json``), newest first. Reviews
+    (``*.review.json``, kept beside saves by older versions) are not saves."""
+    if not directory.is_dir():
+        return []
+    paths = [p for p in directory.glob("*.json") if not p.name.endswith(REVIEW_SUFFIX)]
+    return sorted(paths, key=lambda p: (_modified(p), p.name), reverse=True)
+
+
+def _modified(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:  # gone meanwhile
+        return 0
 
 
 def new_save_path(directory: Path, now: float | None = None) -> Path:
@@ -187,25 +214,33 @@ def read_game(path: Path) -> tuple[Round | Match, tuple[Seat, ...], str | None, 
     return game, tuple(Seat(HUMAN) for _ in range(game.players)), None, False
 
 
-def unfinished(directory: Path, *, with_bots_alone: bool = False) -> list[Saved]:
-    """The saves whose match is not over, the most recently written first; a damaged save is
-    an error (SaveError), never skipped in silence. Matches of bots alone are left out unless
+@dataclass(frozen=True, slots=True)
+class Unfinished:
+    """The unfinished matches of a saves folder, newest first, and the files left out
+    (each with why: one bad file never hides the good ones)."""
+
+    saves: list[Saved]
+    left_out: list[SaveError]
+
+
+def unfinished(directory: Path, *, with_bots_alone: bool = False) -> Unfinished:
+    """The saves whose match is not over, the most recently written first, and every file
+    that is not a good save, named. Matches of bots alone are left out (not named) unless
     ``with_bots_alone``: nobody continues those without naming the file."""
-    if not directory.is_dir():
-        return []
-    paths = sorted(
-        directory.glob("*.json"), key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True
-    )
-    found = []
-    for path in paths:
-        saved = read_save(path)
+    found, left_out = [], []
+    for path in save_files(directory):
+        try:
+            saved = read_save(path)
+        except SaveError as error:
+            left_out.append(error)
+            continue
         people = any(seat.is_human for seat in saved.seats)
         if not saved.match.is_over and (people or with_bots_alone):
             found.append(saved)
-    return found
+    return Unfinished(found, left_out)
 
 
 def latest_unfinished(directory: Path, *, with_bots_alone: bool = False) -> Saved | None:
     """The most recently written unfinished save (see ``unfinished``), or None."""
-    found = unfinished(directory, with_bots_alone=with_bots_alone)
+    found = unfinished(directory, with_bots_alone=with_bots_alone).saves
     return found[0] if found else None

@@ -51,10 +51,10 @@ def level_of(bot: str) -> str:
 
 def tally(directory: Path) -> Tally:
     """Read every save in ``directory``; a damaged one is named, never changed."""
-    from .saves import SaveError, read_save
+    from .saves import SaveError, read_save, save_files
 
     result = Tally()
-    for path in sorted(directory.glob("*.json")) if directory.is_dir() else []:
+    for path in sorted(save_files(directory)):
         try:
             saved = read_save(path)
         except SaveError as exc:
@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     if result.hot_seat:
         console.print(words("stats_hot_seat", count=result.hot_seat), markup=False)
     for problem in result.unreadable:
-        print(words("stats_unreadable", problem=problem), file=sys.stderr)
+        print(words("saves_left_out", problem=problem), file=sys.stderr)
     return 0
 
 
