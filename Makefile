@@ -19,11 +19,16 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
 	touch $@
 
-play: $(STAMP)
+# Playing needs only the core and one interface: seconds to install, not the whole set.
+$(VENV)/.installed-only-%: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[$*]"
+	touch $@
+
+play: $(VENV)/.installed-only-terminal
 	$(BIN)/draw-dominoes play $(ARGS)
 
 # e.g. make serve ARGS="--host 0.0.0.0 --port 8080 --db tables.sqlite3"
-serve: $(STAMP)
+serve: $(VENV)/.installed-only-web
 	$(BIN)/draw-dominoes serve $(ARGS)
 
 test: lint typecheck

@@ -87,6 +87,24 @@ def test_commands_without_extras_run_with_every_extra_hidden(tmp_path: Path) -> 
     assert backup.returncode == 0, backup.stderr
 
 
+def test_what_make_play_installs_plays_and_reviews_a_match(tmp_path: Path) -> None:
+    """``make play`` installs the terminal extra only: a match against bots, its review
+    and the stats run with every other extra's modules hidden."""
+    others = tuple(
+        m for extra, modules in cli.EXTRA_MODULES.items() if extra != "terminal" for m in modules
+    ) + ("psycopg", "redis", "numpy", "gymnasium", "pettingzoo", "pyspiel", "torch", "jax")
+    assert others and "textual" not in others
+    env = {**os.environ, "DRAW_DOMINOES_DATA": str(tmp_path)}
+    played = hidden_run(others, "play", "--seat", "greedy", "--seat", "random", "--plain", env=env)
+    assert played.returncode == 0, played.stderr
+    (save,) = (tmp_path / "saves").glob("*.json")
+    reviewed = hidden_run(others, "review", str(save), "--plain", "--iterations", "5", env=env)
+    assert reviewed.returncode == 0 and "Traceback" not in reviewed.stderr, reviewed.stderr
+    assert hidden_run(others, "stats", env=env).returncode == 0
+    make = (Path(__file__).parent.parent / "Makefile").read_text(encoding="utf-8")
+    assert "play: $(VENV)/.installed-only-terminal" in make
+
+
 def test_a_missing_module_of_no_extra_is_not_blamed_on_one() -> None:
     done = hidden_run(("draw_dominoes.terminal",), "play", "--help")
     assert done.returncode == 1 and "ModuleNotFoundError" in done.stderr

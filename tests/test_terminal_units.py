@@ -403,3 +403,27 @@ def test_deeply_nested_json_is_a_damaged_file_left_untouched(
     assert "Cannot replay: " in err and "nested too deeply" in err
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
     assert [p.name for p in path.parent.iterdir()] == [path.name]
+
+
+def test_a_refused_pass_names_only_what_the_player_can_do_instead() -> None:
+    """R5: passing is allowed only when one can neither place nor draw; the refusal
+    must not offer placing when no tile fits, nor drawing when the boneyard is closed."""
+    words = Words("en")
+    seen: dict[str, str] = {}
+    for seed in range(40):
+        game = Round.new(2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and len(seen) < 3:
+            view = game.view(game.current_player)
+            legal = view.legal_actions
+            places = any(isinstance(a, Place) for a in legal)
+            kind = "both" if places and Draw() in legal else "place" if places else "draw"
+            if Pass() not in legal and kind not in seen:
+                reading = read_move("p", view, words)
+                assert isinstance(reading, Refusal)
+                seen[kind] = reading.message
+            game.apply(rng.choice(legal))
+    assert seen["both"] == "You cannot pass: you can still place a tile or draw."
+    assert seen["draw"] == "You cannot pass: no tile of yours fits, but you can still draw (d)."
+    assert seen["place"] == "You cannot pass: a tile of yours fits, so place it."
+    assert "place" not in seen["draw"].split(":")[1] and "draw" not in seen["place"]

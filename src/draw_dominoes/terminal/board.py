@@ -24,7 +24,7 @@ from ..round import Round
 from ..tiles import Tile
 from ..view import PlayerView
 from .hands import drawn_tile, hand_order, own_draws
-from .moves import ChooseEnd, Refusal, at_end, read_tile
+from .moves import ChooseEnd, Refusal, at_end, pass_refusal, read_tile
 from .saves import Saved, SaveError, Seat, write_save
 from .words import Words
 
@@ -718,7 +718,7 @@ class Board(App[Farewell]):
             if Pass() in view.legal_actions:
                 self.play(Pass())
             else:
-                self.say(self.words("refuse_pass"), "bold red", again=False)
+                self.say(pass_refusal(view, self.words), "bold red", again=False)
             return True
         if key == "exclamation_mark" or character == "!":
             self.hint(view)

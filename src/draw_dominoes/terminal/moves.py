@@ -15,7 +15,16 @@ from ..tiles import Tile
 from ..view import PlayerView
 from .words import Words
 
-__all__ = ["ChooseEnd", "Command", "Refusal", "at_end", "read_end", "read_move", "read_tile"]
+__all__ = [
+    "ChooseEnd",
+    "Command",
+    "Refusal",
+    "at_end",
+    "pass_refusal",
+    "read_end",
+    "read_move",
+    "read_tile",
+]
 
 COMMANDS = {
     "?": "describe",
@@ -90,7 +99,7 @@ def read_move(
     if typed in PASS_WORDS:
         if Pass() in legal:
             return Pass()
-        return Refusal(words("refuse_pass"))
+        return Refusal(pass_refusal(view, words))
     number = _NUMBER.match(typed)
     if number:
         index = int(number.group(1))
@@ -176,3 +185,12 @@ def read_end(
     reading = _at_end(choice.tile, end, choice.options, view, words)
     assert isinstance(reading, Place | Refusal)
     return reading
+
+
+def pass_refusal(view: PlayerView, words: Words) -> str:
+    """Why passing is refused here, naming only what the player can do instead."""
+    legal = view.legal_actions
+    can_place = any(isinstance(action, Place) for action in legal)
+    if can_place and Draw() in legal:
+        return words("refuse_pass")
+    return words("refuse_pass_place" if can_place else "refuse_pass_draw")

@@ -174,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
     if result.unfinished:
         console.print(words("stats_unfinished", count=result.unfinished), markup=False)
     if result.hot_seat:
-        console.print(words("stats_hot_seat", count=result.hot_seat), markup=False)
+        key = "stats_hot_seat_one" if result.hot_seat == 1 else "stats_hot_seat"
+        console.print(words(key, count=result.hot_seat), markup=False)
     for problem in result.unreadable:
         print(words("saves_left_out", problem=problem), file=sys.stderr)
     return 0
