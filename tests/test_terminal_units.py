@@ -427,3 +427,24 @@ def test_a_refused_pass_names_only_what_the_player_can_do_instead() -> None:
     assert seen["draw"] == "You cannot pass: no tile of yours fits, but you can still draw (d)."
     assert seen["place"] == "You cannot pass: a tile of yours fits, so place it."
     assert "place" not in seen["draw"].split(":")[1] and "draw" not in seen["place"]
+
+
+def test_the_line_is_read_out_by_its_ends_not_in_the_rules_vocabulary() -> None:
+    """``?`` tells what each end shows and on which tile (a double crosswise, R10)."""
+    from draw_dominoes.line import Line
+
+    words, german = Words("en"), Words("de")
+    assert moves.describe_line(Line(), words) == "The line is empty: the first tile may be any."
+    opened = Line().place(Tile.parse("[6|6]"), None)
+    assert moves.describe_line(opened, words) == (
+        "1 tile in the line. The left end shows 6 (on [6|6], a double, crosswise),"
+        " the right end 6 (on [6|6], a double, crosswise)."
+    )
+    line = opened.place(Tile.parse("[6|4]"), 1).place(Tile.parse("[1|4]"), 1)
+    text = moves.describe_line(line, words)
+    assert text == (
+        "3 tiles in the line. The left end shows 6 (on [6|6], a double, crosswise),"
+        " the right end 1 (on [1|4])."
+    )
+    assert "port" not in text and "line A" not in text
+    assert moves.describe_line(line, german).startswith("3 Steine in der Reihe. Das linke Ende")

@@ -24,7 +24,7 @@ from ..round import Round
 from ..tiles import Tile
 from ..view import PlayerView
 from .hands import drawn_tile, hand_order, own_draws
-from .moves import ChooseEnd, Refusal, at_end, pass_refusal, read_tile
+from .moves import ChooseEnd, Refusal, at_end, describe_line, pass_refusal, read_tile
 from .saves import Saved, SaveError, Seat, write_save
 from .words import Words
 
@@ -669,7 +669,7 @@ class Board(App[Farewell]):
             return True
         if key == "question_mark" or character == "?":
             view = self.match.view(self.viewer())
-            self.say(view.line.describe(self.lang), "italic", again=False)
+            self.say(describe_line(view.line, self.words), "italic", again=False)
             return True
         if key == "u":
             self.take_back()

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import Action, Draw, Pass, Place
+from ..line import Line
 from ..tiles import Tile
 from ..view import PlayerView
 from .words import Words
@@ -20,6 +21,7 @@ __all__ = [
     "Command",
     "Refusal",
     "at_end",
+    "describe_line",
     "pass_refusal",
     "read_end",
     "read_move",
@@ -194,3 +196,25 @@ def pass_refusal(view: PlayerView, words: Words) -> str:
     if can_place and Draw() in legal:
         return words("refuse_pass")
     return words("refuse_pass_place" if can_place else "refuse_pass_draw")
+
+
+def describe_line(line: Line, words: Words) -> str:
+    """The line as a player reads it (``?``): how long it is and what each end shows,
+    on which tile. (R12's full text alternative, ports and all, is ``Line.describe``.)"""
+    if line.is_empty:
+        return words("line_empty")
+
+    def on(tile: Tile) -> str:
+        return words("line_double", tile=tile) if tile.is_double else str(tile)
+
+    left, right = line.ends
+    count = len(line)
+    tiles = words("line_tiles_one") if count == 1 else words("line_tiles", count=count)
+    return words(
+        "line_ends",
+        count=tiles,
+        left=left.value,
+        left_tile=on(left.tile),
+        right=right.value,
+        right_tile=on(right.tile),
+    )

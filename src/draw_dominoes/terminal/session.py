@@ -12,7 +12,7 @@ from ..round import Round
 from ..tiles import Tile
 from ..view import PlayerView
 from .hands import drawn_tile, hand_order, own_draws
-from .moves import ChooseEnd, Command, Refusal, read_end, read_move
+from .moves import ChooseEnd, Command, Refusal, describe_line, read_end, read_move
 from .saves import Seat, write_save
 from .screen import Part, Screen
 from .words import Words
@@ -228,7 +228,7 @@ class Session:
         if command.name == "quit":
             raise Quit
         if command.name == "describe":
-            self.screen.say(view.line.describe(self.lang))
+            self.screen.say(describe_line(view.line, self.words))
         elif command.name == "hint":
             self._hint(view)
         else:
