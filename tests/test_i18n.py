@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import string
 from collections.abc import Callable
 
@@ -33,6 +34,27 @@ def test_every_message_is_in_every_language_with_the_same_placeholders(domain: s
         for key, template in english.items():
             assert fields(other[key]) == fields(template), f"{lang}: {key}"
             assert all(k.startswith(domain + ".") for k in other)
+
+
+@pytest.mark.parametrize("domain", domains())
+def test_no_message_is_written_twice_in_a_catalogue(domain: str) -> None:
+    """JSON keeps the last of two equal keys in silence: the first text would be lost."""
+    from pathlib import Path
+
+    import draw_dominoes.i18n
+
+    folder = Path(draw_dominoes.i18n.__file__).parent / "locales"
+    for lang in LANGUAGES:
+        pairs: list[tuple[str, object]] = []
+
+        def keep(items: list[tuple[str, object]]) -> dict[str, object]:
+            pairs.extend(items)
+            return dict(items)
+
+        text = (folder / lang / f"{domain}.json").read_text(encoding="utf-8")
+        json.loads(text, object_pairs_hook=keep)
+        keys = [key for key, _ in pairs]
+        assert len(keys) == len(set(keys)), f"{lang}/{domain}.json repeats a key"
 
 
 def test_settlements_in_words() -> None:

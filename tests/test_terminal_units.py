@@ -447,4 +447,4 @@ def test_the_line_is_read_out_by_its_ends_not_in_the_rules_vocabulary() -> None:
         " the right end 1 (on [1|4])."
     )
     assert "port" not in text and "line A" not in text
-    assert moves.describe_line(line, german).startswith("3 Steine in der Reihe. Das linke Ende")
+    assert moves.describe_line(line, german).startswith("3 Steine in der Linie. Das linke Ende")

@@ -202,7 +202,7 @@ def describe_line(line: Line, words: Words) -> str:
     """The line as a player reads it (``?``): how long it is and what each end shows,
     on which tile. (R12's full text alternative, ports and all, is ``Line.describe``.)"""
     if line.is_empty:
-        return words("line_empty")
+        return words("line_read_empty")
 
     def on(tile: Tile) -> str:
         return words("line_double", tile=tile) if tile.is_double else str(tile)
