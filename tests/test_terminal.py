@@ -425,12 +425,24 @@ def test_replay_steps_through_a_finished_match(tmp_path: Path) -> None:
     dealt = match.rounds[0].deal[0][0]
     assert f"Bot 1 (easy): {' '.join(str(t) for t in dealt)}" in shown  # the deal, in full
     assert "1. " in shown and "Line: " in shown
+    assert re.search(r"Line: \[\d\|\d\]", shown) and not re.search(r"Line: .*\d-\d", shown)
+    child.sendline("b")  # nothing before the first move
+    child.expect("> ")
+    assert "there is none before it" in child.before
+    child.sendline("x")  # not a key: said so, and nothing moves on
+    child.expect("> ")
+    assert '"x" is not a key here' in child.before and "2. " not in child.before
     child.sendline("")
     child.expect("> ")
     assert "2. " in child.before
+    child.sendline("b")  # back one
+    child.expect("> ")
+    assert "1. " in child.before and "2. " not in child.before
+    child.sendline("")
+    child.expect("> ")
     child.sendline("?")
     child.expect("> ")
-    assert "Tiles: " in child.before and "Legal continuation ports:" in child.before  # R12
+    assert "The left end shows" in child.before and "port" not in child.before
     child.sendline("a")
     child.expect(pexpect.EOF)
     rest = child.before

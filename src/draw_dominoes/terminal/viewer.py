@@ -6,13 +6,21 @@ from pathlib import Path
 
 from ..actions import Draw
 from ..i18n import explain_outcome
+from ..line import Line
 from ..match import Match
 from ..round import Round
+from .moves import describe_line
 from .saves import Seat
 from .screen import Screen
 from .words import Words
 
-__all__ = ["Viewer"]
+__all__ = ["Viewer", "laid_out"]
+
+
+def laid_out(line: Line) -> str:
+    """The line as it lies, each tile's halves in the order they are seen from the left
+    end: ``[1|1] [1|4] [4|4] [4|3]``."""
+    return " ".join(f"[{a}|{b}]" for a, b in line.faces) if line.tiles else "-"
 
 
 class Stop(Exception):
@@ -97,17 +105,23 @@ class Viewer:
             screen.say("  ", words("replay_boneyard", tiles=words.tiles(boneyard)))
         else:
             screen.say(words("replay_hidden"))
-        for number, (seat, action) in enumerate(game.history, 1):
+        steps: list[tuple[str, Line]] = []
+        for seat, action in game.history:
             before = replayed.hand(seat)
             replayed.apply(action)
             drawn = None
             if finished and isinstance(action, Draw):
                 (drawn,) = set(replayed.hand(seat)) - set(before)
-            screen.say(f"{number}. ", words.action(self.names[seat], action, drawn))
-            screen.say("   ", words("line"), ": ", str(replayed.line))
-            self._pause(replayed)
+            steps.append((words.action(self.names[seat], action, drawn), replayed.line))
+        index = 0
+        while index < len(steps):
+            told, line = steps[index]
+            screen.say(f"{index + 1}. ", told)
+            screen.say("   ", words("line"), ": ", laid_out(line))
+            index = max(0, index + self._pause(line, first=index == 0))
 
-    def _pause(self, game: Round) -> None:
+    def _pause(self, line: Line, *, first: bool) -> int:
+        """Where to go from a move: 1 (the next), -1 (back to the one before), or Stop."""
         while self.step:
             try:
                 answer = self.screen.ask(self.words("replay_prompt")).strip().lower()
@@ -117,10 +131,19 @@ class Viewer:
                 raise Stop
             if answer == "a":
                 self.step = False
-            elif answer == "?":
-                self.screen.say(game.line.describe(self.lang))
+            elif answer == "b":
+                if not first:
+                    return -1
+                self.screen.say(self.words("replay_at_first"))
                 continue
-            return
+            elif answer == "?":
+                self.screen.say(describe_line(line, self.words))
+                continue
+            elif answer:
+                self.screen.say(self.words("replay_unknown", text=answer[:24]))
+                continue
+            return 1
+        return 1
 
     def _settle(self, game: Round, number: int, scores: list[int], target: int) -> None:
         words, screen = self.words, self.screen
