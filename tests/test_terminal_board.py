@@ -172,6 +172,38 @@ def test_take_back_undoes_your_move_and_the_bots_reply_and_the_save_keeps_the_fi
     assert app.return_value is not None and "play --resume" in app.return_value.lines[0]
 
 
+def test_take_back_works_after_a_resume(tmp_path: Path) -> None:
+    """Quitting and resuming must not cost the person the take-back of their last move."""
+    app = new_board(tmp_path, (HUMAN, GREEDY), seed=3)
+    before: list[str] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            before.append(record.dumps(app.match))
+            view = app.match.view(0)
+            app.play(next(a for a in view.legal_actions if isinstance(a, Place)))
+            await settle(app, pilot)
+            await pilot.press("q")
+
+    run(scenario)
+    saved = read_save(tmp_path / "save.json")
+    assert record.dumps(saved.match) != before[0]
+    again = Board(saved.match, saved.seats, "en", saved.path, pace=0)
+
+    async def resumed() -> None:
+        async with again.run_test(size=(80, 24)) as pilot:
+            await settle(again, pilot)
+            await pilot.press("u")
+            await settle(again, pilot)
+            assert "You take back your last move." in screen_text(again)
+            assert record.dumps(again.match) == before[0]
+            await pilot.press("q")
+
+    run(resumed)
+    assert record.dumps(read_save(tmp_path / "save.json").match) == before[0]
+
+
 def test_take_back_is_refused_at_a_hot_seat(tmp_path: Path) -> None:
     app = new_board(tmp_path, (HUMAN, HUMAN), seed=3)
 

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from .. import bots
+from .. import bots, record
 from ..actions import Action, Draw, Pass, Place
 from ..i18n import explain_outcome, translate
 from ..match import Match
@@ -261,6 +261,8 @@ class Board(App[Farewell]):
         if self.match.current_round.history:
             self.shown_round = len(self.match.rounds)
             self._tell_round()
+            if len(self.humans) == 1:  # what was played can still be taken back
+                self.taken_back = before_each_move(self.match, self.humans[0])
 
     @property
     def table(self) -> Table:
@@ -984,6 +986,19 @@ class ResumeChooser(App[Saved | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         assert event.option.id is not None
         self.exit(self.saved[int(event.option.id)])
+
+
+def before_each_move(match: Match, seat: int) -> list[Match]:
+    """The match before each of ``seat``'s moves in the current round, rebuilt from its
+    record, so that a take-back works after a resume as before it."""
+    data = record.match_to_record(match)
+    actions = data["rounds"][-1]["actions"]
+    points = []
+    for index, (who, _) in enumerate(match.current_round.history):
+        if who == seat:
+            data["rounds"][-1]["actions"] = actions[:index]
+            points.append(record.match_from_record(data))
+    return points
 
 
 def keys_text(lead: str, keys: list[str], width: int) -> Text:
