@@ -44,17 +44,15 @@ def test_no_message_is_written_twice_in_a_catalogue(domain: str) -> None:
     import draw_dominoes.i18n
 
     folder = Path(draw_dominoes.i18n.__file__).parent / "locales"
-    for lang in LANGUAGES:
-        pairs: list[tuple[str, object]] = []
 
-        def keep(items: list[tuple[str, object]]) -> dict[str, object]:
-            pairs.extend(items)
-            return dict(items)
-
-        text = (folder / lang / f"{domain}.json").read_text(encoding="utf-8")
-        json.loads(text, object_pairs_hook=keep)
+    def once(pairs: list[tuple[str, object]]) -> dict[str, object]:
         keys = [key for key, _ in pairs]
-        assert len(keys) == len(set(keys)), f"{lang}/{domain}.json repeats a key"
+        assert len(keys) == len(set(keys)), sorted(k for k in set(keys) if keys.count(k) > 1)
+        return dict(pairs)
+
+    for lang in LANGUAGES:
+        text = (folder / lang / f"{domain}.json").read_text(encoding="utf-8")
+        json.loads(text, object_pairs_hook=once)
 
 
 def test_settlements_in_words() -> None:
