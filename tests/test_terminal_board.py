@@ -446,3 +446,32 @@ def test_a_hint_lights_the_best_tile_only_when_the_match_allows_hints(tmp_path: 
 
     run(lambda: scenario(allowed, True))
     run(lambda: scenario(refused, False))
+
+
+def test_the_log_is_wrapped_anew_when_the_terminal_is_resized(tmp_path: Path) -> None:
+    """Lines written at 120 columns must not lose their ends at 80 (nor stay short at 120
+    after 60)."""
+    from draw_dominoes.terminal.board import MovesLog
+
+    app = new_board(tmp_path, (HUMAN, GREEDY), seed=3)
+    long = "A move told at length: " + " ".join(f"word{n}" for n in range(40))
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(app, pilot)
+            app.say(long)
+            await pilot.pause()
+            log = app.screen.query_one("#log", MovesLog)
+            assert long in [text.plain for text in log.told]
+            for size in ((80, 24), (60, 20), (120, 40)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                await pilot.pause()
+                width = log.scrollable_content_region.width
+                shown = [strip.text.rstrip() for strip in log.lines]
+                assert all(len(line) <= width for line in shown), (size, width)
+                joined = " ".join(" ".join(shown).split())
+                assert " ".join(long.split()) in joined, size  # every word, in order
+            await pilot.press("q")
+
+    run(scenario)

@@ -6,6 +6,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -100,14 +101,14 @@ class Table(Screen[None]):
                 yield EndMarker(1)
         with Vertical(id="rack-box"):
             yield Container(id="rack")
-        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield MovesLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Static(id="status", markup=False)
 
     def on_mount(self) -> None:
         board = self.app
         self.query_one("#line-box").border_title = board.words("line")
         self.query_one("#log").border_title = board.words("board_log")
-        self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#log", MovesLog).can_focus = False
         board.table_ready()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -125,6 +126,36 @@ class Table(Screen[None]):
 
     def clicked_end(self, end: int) -> None:
         self.app.click_end(end)
+
+
+class MovesLog(RichLog):
+    """The moves so far. A RichLog wraps a line once, when it is written: this one keeps
+    its lines, so that after a resize they are wrapped anew to the new width."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.told: list[Text] = []
+        self.told_width = 0
+        """The width the lines were wrapped to (0: not yet laid out)."""
+
+    def tell(self, text: Text) -> None:
+        self.told.append(text)
+        self.write(text)
+        if self.size.width:
+            self.told_width = self.size.width
+
+    def forget(self) -> None:
+        self.told.clear()
+        self.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self.told_width and width and width != self.told_width:
+            self.told_width = width
+            self.clear()
+            for text in self.told:
+                self.write(text)
+            self.scroll_end(animate=False)
 
 
 class Notice(ModalScreen[str]):
@@ -296,15 +327,15 @@ class Board(App[Farewell]):
     def say(self, text: str, style: str = "", *, again: bool = True) -> None:
         """A line in the log; ``again=False`` for a note (a refusal, the help) that is not
         written twice in a row. Moves always are: a bot may draw twice."""
-        log = self.table.query_one("#log", RichLog)
+        log = self.table.query_one("#log", MovesLog)
         if again or text != self.last_said:
-            log.write(Text(text, style=style))
+            log.tell(Text(text, style=style))
             self.last_said = text
         log.scroll_end(animate=False, immediate=False)
 
     def retell(self) -> None:
         """The log afresh for whoever has the keyboard (a hot seat's hand-over)."""
-        self.table.query_one("#log", RichLog).clear()
+        self.table.query_one("#log", MovesLog).forget()
         self.last_said = ""
         self._tell_round()
 
@@ -355,7 +386,7 @@ class Board(App[Farewell]):
         box.border_title = title if len(self.humans) == 1 else f"{title}: {self.names[seat]}"
         self._rack(view)
         table.query_one("#status", Static).update(self._status(view))
-        log = table.query_one("#log", RichLog)
+        log = table.query_one("#log", MovesLog)
         self.call_after_refresh(log.scroll_end, animate=False)  # once the rack has its size
 
     def _opponents(self, view: PlayerView) -> Text:
@@ -541,7 +572,7 @@ class Board(App[Farewell]):
         """Hot seat: hide every hand until the next person has the keyboard."""
         words = self.words
         self.at_keyboard = None
-        self.table.query_one("#log", RichLog).clear()  # it told the last person's draws
+        self.table.query_one("#log", MovesLog).forget()  # it told the last person's draws
         self.last_said = ""
         self.refresh_table()  # the last hand leaves the table, not only the screen
 
