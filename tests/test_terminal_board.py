@@ -475,3 +475,23 @@ def test_the_log_is_wrapped_anew_when_the_terminal_is_resized(tmp_path: Path) ->
             await pilot.press("q")
 
     run(scenario)
+
+
+def test_a_terminal_smaller_than_60_by_20_is_told_so(tmp_path: Path) -> None:
+    app = new_board(tmp_path, (HUMAN, GREEDY), seed=3)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            assert "needs at least 60×20" not in screen_text(app)
+            await pilot.resize_terminal(50, 16)
+            await pilot.pause()
+            assert "The terminal is 50×16: the board needs at least 60×20" in " ".join(
+                screen_text(app).split()
+            )
+            await pilot.resize_terminal(60, 20)
+            await pilot.pause()
+            assert "needs at least" not in screen_text(app)
+            await pilot.press("q")
+
+    run(scenario)

@@ -85,12 +85,17 @@ class EndMarker(Static):
             table.clicked_end(self.end)
 
 
+MIN_WIDTH, MIN_HEIGHT = 60, 20
+"""The smallest terminal the board is laid out for (docs/terminal.md)."""
+
+
 class Table(Screen[None]):
     """The table of one match, as the seat at the keyboard may see it."""
 
     app: Board
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small", markup=False)
         yield Static(id="heading", markup=False)
         yield Static(id="opponents", markup=False)
         with Vertical(id="line-box"):
@@ -112,6 +117,12 @@ class Table(Screen[None]):
         board.table_ready()
 
     def on_resize(self, event: events.Resize) -> None:
+        width, height = event.size
+        small = self.query_one("#too-small", Static)
+        small.display = width < MIN_WIDTH or height < MIN_HEIGHT
+        if small.display:  # cut tiles and a missing status line would not say why
+            words = self.app.words
+            small.update(words("board_too_small", width=width, height=height))
         self.app.fit_rack()
         if self.app.started:  # the status line breaks between keys at the new width
             self.app.refresh_table()
@@ -200,6 +211,10 @@ class Board(App[Farewell]):
 
     CSS = """
     Screen { layout: vertical; }
+    #too-small {
+        dock: top; width: 100%; height: 100%; display: none; padding: 1 2;
+        background: $error 25%; color: $text; text-style: bold;
+    }
     #heading {
         height: auto; background: $primary-background; color: $text; text-style: bold;
         padding: 0 1;
