@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import redis.asyncio as redis
 
 from draw_dominoes import parse_action
 from draw_dominoes.web.runtime.bus import Bus
+from draw_dominoes.web.runtime.live import LiveTable
 from draw_dominoes.web.runtime.relay import Relay
 from draw_dominoes.web.runtime.runtime import TableRuntime
 from draw_dominoes.web.settings import Settings
@@ -197,5 +199,40 @@ def test_a_table_moves_to_the_process_where_all_its_connections_are(
                 assert runtime.relay is not None
                 await runtime.relay.bus.close()
                 runtime.store.close()
+
+    asyncio.run(body())
+
+
+def test_a_table_made_while_leases_are_renewed_is_not_taken_for_lost(
+    tmp_path: Path, redis_url: str, redis_prefix: str
+) -> None:
+    """The renewal's answer is older than a table created (or handed over) while it was
+    on its way back: that table's lease is this process's all the same."""
+
+    async def body() -> None:
+        db = tmp_path / "t.sqlite3"
+        runtime = TableRuntime(SqliteStore(db), Settings(db=str(db), process="one"))
+        runtime.relay = Relay(runtime, Bus(redis_url, "one", redis_prefix))
+        await runtime.relay.start()
+        made: list[LiveTable] = []
+        renewing = runtime.stored
+
+        async def renewed_then_created(call: Callable[[], Any]) -> Any:
+            answer = await renewing(call)
+            if not made:  # a player creates a table meanwhile
+                made.append(runtime.create_table(2, "Ann", {})[0])
+            return answer
+
+        try:
+            older, _ = runtime.create_table(2, "Bea", {})
+            runtime.stored = renewed_then_created  # type: ignore[method-assign]
+            await runtime.renew_leases()
+            (live,) = made
+            assert runtime.owns(live) and runtime.owns(older)
+            assert runtime.store.lease_owner(live.id) == "one"
+        finally:
+            await runtime.close()
+            await runtime.relay.bus.close()
+            runtime.store.close()
 
     asyncio.run(body())

@@ -213,9 +213,12 @@ class TableRuntime(Presence, FinishedMatches):
         process alone on its database (no bus) takes a lapsed lease back: nobody else
         can have it (a lease lapses when the loop was too busy to renew it in time)."""
         process, seconds = self.process, self.settings.lease_seconds
+        # Judged: the tables owned before the renewal and still owned after it (a table
+        # taken or handed to this process meanwhile has a lease the renewal may not show).
+        owned = [t for t in self.tables.values() if self.owns(t)]
         held = await self.stored(lambda: self.store.renew_leases(process, seconds))
-        for live in [t for t in self.tables.values() if t.owner == self.process]:
-            if live.id in held:
+        for live in owned:
+            if live.id in held or not self.owns(live):
                 continue
             if self.relay is None and self.store.take_lease(
                 live.id, self.process, self.settings.lease_seconds
