@@ -304,3 +304,25 @@ def test_one_tile_at_either_end_of_equal_ends_is_one_choice_in_figures_and_hints
     assert not same_game(
         Place(Tile(2, 5), 0), Place(Tile(2, 5), 1), game.view(0).line.place(Tile(2, 5), 1)
     )
+
+
+def test_following_every_hint_is_never_marked_down_by_the_review() -> None:
+    """A hint is worked out as the review of the same match values that decision (same
+    budget, same seed): a player who follows every hint has no inaccuracy or worse."""
+    from draw_dominoes.analysis import hint_as_reviewed
+
+    match = Match.new(2, seed=12)
+    rng = random.Random(12)
+    followed = 0
+    while not match.is_over and len(match.rounds) < 1:
+        seat = match.current_player
+        view = match.view(seat)
+        if seat == 0 and len(view.legal_actions) > 1:
+            match.apply(hint_as_reviewed(view, len(match.rounds), iterations=120).best)
+            followed += 1
+        else:
+            match.apply(rng.choice(match.legal_actions()))
+    assert followed >= 3
+    result = review(match, 0, iterations=120, workers=1)
+    kinds = [d.kind for d in result.of(0) if not d.forced]
+    assert len(kinds) == followed and set(kinds) <= {"best"}, kinds

@@ -13,9 +13,11 @@ from .review import (
     Review,
     cache_path,
     classify,
+    hint_as_reviewed,
     move_accuracy,
     review,
     review_cached,
+    review_seed,
 )
 
 __all__ = [
@@ -30,9 +32,11 @@ __all__ = [
     "analyse",
     "cache_path",
     "classify",
+    "hint_as_reviewed",
     "hint_of",
     "move_accuracy",
     "review",
     "review_cached",
+    "review_seed",
     "same_game",
 ]

@@ -17,7 +17,7 @@ from ..match import Match
 from ..record import dumps
 from ..round import Round
 from ..view import PlayerView
-from .analyse import Entry, analyse
+from .analyse import Entry, Hint, analyse, hint_of
 
 __all__ = [
     "ACCURACY_PER_POINT",
@@ -28,9 +28,11 @@ __all__ = [
     "cache_path",
     "classify",
     "decisions_of",
+    "hint_as_reviewed",
     "move_accuracy",
     "review",
     "review_cached",
+    "review_seed",
 ]
 
 THRESHOLDS: Final = (("best", 1.0), ("good", 2.5), ("inaccuracy", 5.0), ("mistake", 10.0))
@@ -201,8 +203,24 @@ def _analyse_one(view: PlayerView, iterations: int | None, seed: int) -> list[di
     return [entry.to_dict() for entry in analyse(view, iterations=iterations, seed=seed)]
 
 
+def review_seed(seed: int, round_number: int, move: int) -> int:
+    """The seed a review with ``seed`` analyses the decision at ``move`` (counting every
+    action of the round) of round ``round_number`` (from 0) with."""
+    return (seed * 1_000_003 + round_number * 1_009 + move) % 2**63
+
+
+def hint_as_reviewed(
+    view: PlayerView, round_number: int, *, seed: int = 0, iterations: int | None = None
+) -> Hint:
+    """The hint at ``view``, worked out as ``review`` (with the same ``seed`` and
+    ``iterations``) will value that very decision: same budget, same seed, so the same
+    analysis. A player who follows the hints is never marked down for it."""
+    move_seed = review_seed(seed, round_number, len(view.history))
+    return hint_of(analyse(view, iterations=iterations, seed=move_seed), view.line)
+
+
 def _position_seed(seed: int, position: _Position) -> int:
-    return (seed * 1_000_003 + position.round * 1_009 + position.move) % 2**63
+    return review_seed(seed, position.round, position.move)
 
 
 def _key(position: _Position) -> str:

@@ -31,8 +31,6 @@ from .words import Words
 
 __all__ = ["Board", "Farewell", "ResumeChooser", "Setup", "SetupChoice"]
 
-HINT_SECONDS = 2.0
-"""The longest a hint makes a person wait."""
 NUMBER_PAUSE = 0.8
 """Seconds in which a second digit makes a two-digit tile number (10 and up)."""
 
@@ -883,16 +881,18 @@ class Board(App[Farewell]):
         if not self.hints:
             self.say(words("hints_off"), "bold red", again=False)
             return
-        from ..analysis import analyse, hint_of
+        from ..analysis import hint_as_reviewed
         from ..i18n import explain_hint
 
         self.busy = True
         self.refresh_table()
         generation = self.generation
+        round_number = len(self.match.rounds)
 
         def work() -> None:
-            entries = analyse(view, time_per_move=HINT_SECONDS, seed=len(view.history))
-            hint = hint_of(entries, view.line)
+            # As the review of this match will value the move: following it is never a
+            # mistake there.
+            hint = hint_as_reviewed(view, round_number)
             text = explain_hint(hint.best, hint.alternative, hint.gain, view.line, self.lang)
             self.call_from_thread(self._hinted, generation, hint.best, text)
 

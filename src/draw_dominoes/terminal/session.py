@@ -22,8 +22,6 @@ __all__ = ["Quit", "Session"]
 PLAYABLE = "bold green"
 DIM = "dim"
 VALUE = "bold yellow"
-HINT_SECONDS = 2.0
-"""The longest a hint makes a person wait."""
 
 
 class Quit(Exception):
@@ -246,11 +244,11 @@ class Session:
         if not self.hints:
             self.screen.say(self.words("hints_off"))
             return
-        from ..analysis import analyse, hint_of
+        from ..analysis import hint_as_reviewed
         from ..i18n import explain_hint
 
-        entries = analyse(view, time_per_move=HINT_SECONDS, seed=len(view.history))
-        hint = hint_of(entries, view.line)
+        # As the review of this match will value the move: following it is never a mistake.
+        hint = hint_as_reviewed(view, len(self.match.rounds))
         text = explain_hint(hint.best, hint.alternative, hint.gain, view.line, self.lang)
         self.screen.say((self.words("hint", text=text), "bold cyan"))
 
