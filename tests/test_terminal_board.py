@@ -495,3 +495,31 @@ def test_a_terminal_smaller_than_60_by_20_is_told_so(tmp_path: Path) -> None:
             await pilot.press("q")
 
     run(scenario)
+
+
+def test_a_notice_taller_than_the_terminal_scrolls_with_the_arrow_keys() -> None:
+    """At 60×20 a four-player round's end does not fit: ↓ and PageDown bring the
+    scores into sight, and the keys line stays."""
+    from textual.app import App
+
+    body = [f"Player {n}: [6|6] [5|5] [4|4], 45 points" for n in range(1, 25)] + ["Scores: all"]
+
+    class Host(App[str]):
+        def on_mount(self) -> None:
+            self.push_screen(Notice("Round 1 is over", body, {"enter": "next"}, "Enter: next"))
+
+    app = Host()
+
+    async def scenario() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            assert "Scores: all" not in screen_text(app) and "Enter: next" in screen_text(app)
+            await pilot.press("down", "pagedown", "pagedown", "pagedown")
+            await pilot.pause()
+            assert "Scores: all" in screen_text(app) and "Enter: next" in screen_text(app)
+            await pilot.press("home")
+            await pilot.pause()
+            assert "Player 1:" in screen_text(app)
+            await pilot.press("enter")
+
+    run(scenario)

@@ -192,6 +192,18 @@ class Notice(ModalScreen[str]):
         answer = self.keys.get(event.key)
         if answer is not None:
             self.dismiss(answer)
+            return
+        body = self.query_one("#notice-body", VerticalScroll)
+        scroll = {
+            "down": body.scroll_down,
+            "up": body.scroll_up,
+            "pagedown": body.scroll_page_down,
+            "pageup": body.scroll_page_up,
+            "home": body.scroll_home,
+            "end": body.scroll_end,
+        }.get(event.key)
+        if scroll is not None:  # a small terminal: the rest of the body is below
+            scroll(animate=False)
 
     def on_resize(self, event: events.Resize) -> None:
         """The body scrolls, so the keys below it stay on a small screen."""
