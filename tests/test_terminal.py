@@ -221,11 +221,11 @@ def test_a_whole_seeded_match_against_a_bot(tmp_path: Path, lang: str) -> None:
         assert reason in player.last and words.move in player.last  # one line, a new prompt
     child.sendline("?")
     assert player.next_prompt()
-    r12 = {
-        "en": "Tiles: .+. Connections: .+. Legal continuation ports: .+.",
-        "de": "Steine: .+. Verbindungen: .+. Freie Anlegestellen: .+.",
+    ends = {
+        "en": r"(The line is empty|in the line\. The left end shows \d .+, the right end \d)",
+        "de": r"(Die Linie ist leer|in der Linie\. Das linke Ende zeigt \d .+, das rechte \d)",
     }
-    assert re.search(r12[lang], player.last)  # the line description of R12
+    assert re.search(ends[lang], player.last)  # the line read out by its ends
     child.sendline(player.answer())
     player.play()
     child.close()
@@ -556,7 +556,8 @@ def test_a_hint_names_the_best_move_only_when_the_match_allows_hints(
     tmp_path: Path, lang: str
 ) -> None:
     """``!`` asks for a hint: with ``--hints`` it names an action and its worth in words; the
-    save keeps the setting, so a resumed match allows them too. Without, it says how."""
+    save keeps the setting, so a resumed match allows them too. Without, a second ``!``
+    switches them on."""
     words = LANGUAGES[lang]
     hint = "Hint:" if lang == "en" else "Tipp:"
     child = spawn(tmp_path, "play", "--seed", "5", "--hints", "--plain", lang=lang)
@@ -583,7 +584,10 @@ def test_a_hint_names_the_best_move_only_when_the_match_allows_hints(
     assert "! = " not in off.last
     off.child.sendline("!")
     assert off.next_prompt()
-    assert hint not in off.last and "play --hints" in off.last
+    again_words = {"en": "press ! again", "de": "noch einmal !"}[lang]
+    assert hint not in off.last and again_words in off.last
+    off.child.sendline("!")  # again: on for the rest of the match, and saved
+    assert off.next_prompt() and hint in off.last
     off.child.sendline("q")
     off.child.expect(pexpect.EOF)
 

@@ -439,9 +439,16 @@ def test_a_hint_lights_the_best_tile_only_when_the_match_allows_hints(tmp_path: 
                     assert lit == [best.tile]
             else:
                 assert "Hints are off in this match" in text and app.hinted is None
+                await pilot.press("!")  # again: on for the rest of the match, and saved
+                await settle(app, pilot)
+                text = " ".join(screen_text(app).split())
+                assert "Hints are on for the rest of this match" in text and "Hint: " in text
+                assert read_save(tmp_path / "off" / "save.json").hints
             assert app.match.current_round.history == history  # a hint never moves
             await pilot.press("question_mark")
-            assert "Legal continuation ports" in screen_text(app) or "Tiles:" in screen_text(app)
+            said = " ".join(screen_text(app).split())
+            assert "The left end shows" in said or "The line is empty" in said
+            assert "port" not in said
             await pilot.press("q")
 
     run(lambda: scenario(allowed, True))

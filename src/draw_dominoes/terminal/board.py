@@ -285,6 +285,7 @@ class Board(App[Farewell]):
         self.selected = 0  # the rack's cursor, an index into the hand as numbered
         self.choosing: ChooseEnd | None = None  # a tile that fits both ends, waiting for one
         self.hinted: Action | None = None
+        self.hints_offered = False  # ! was pressed with hints off: again switches them on
         self.typed = ""  # digits typed for a tile number, and when
         self.typed_at = 0.0
         self.generation = 0  # bumped by a take-back: a bot's move for an older position is void
@@ -891,8 +892,13 @@ class Board(App[Farewell]):
     def hint(self, view: PlayerView) -> None:
         words = self.words
         if not self.hints:
-            self.say(words("hints_off"), "bold red", again=False)
-            return
+            if not self.hints_offered:  # a second ! switches them on, for the rest of it
+                self.hints_offered = True
+                self.say(words("hints_off"), "bold red", again=False)
+                return
+            self.hints = True
+            self.save()
+            self.say(words("hints_on_now"), "bold")
         from ..analysis import hint_as_reviewed
         from ..i18n import explain_hint
 

@@ -47,6 +47,7 @@ class Session:
         self.screen = screen
         self.save_path = save_path
         self.hints = hints
+        self.hints_offered = False  # ! was typed with hints off: again switches them on
         self.names = [self.words.seat_name(seat, number) for number, seat in enumerate(seats)]
         self.humans = [number for number, seat in enumerate(seats) if seat.is_human]
         self.seen = dict.fromkeys(self.humans, 0)  # per person: history entries already shown
@@ -242,8 +243,13 @@ class Session:
     def _hint(self, view: PlayerView) -> None:
         """The analysis's best action for this seat's view, if the match allows hints."""
         if not self.hints:
-            self.screen.say(self.words("hints_off"))
-            return
+            if not self.hints_offered:  # a second ! switches them on, for the rest of it
+                self.hints_offered = True
+                self.screen.say(self.words("hints_off"))
+                return
+            self.hints = True
+            self.save()
+            self.screen.say(self.words("hints_on_now"))
         from ..analysis import hint_as_reviewed
         from ..i18n import explain_hint
 
