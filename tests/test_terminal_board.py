@@ -8,8 +8,10 @@ import os
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 
 from draw_dominoes import record
 from draw_dominoes.actions import Draw, Pass, Place
@@ -32,7 +34,7 @@ TILE = re.compile(r"\[\d\|\d\]")
 HUMAN, GREEDY, RANDOM = Seat("human"), Seat("greedy"), Seat("random")
 
 
-def screen_text(app: Board | Setup | ResumeChooser) -> str:
+def screen_text(app: App[Any]) -> str:
     """What the terminal shows, line by line, read from Textual's own screenshot (an SVG
     whose text runs sit at x = column × 12.2 on clip paths named line-N)."""
     svg = app.export_screenshot()
@@ -507,8 +509,6 @@ def test_a_terminal_smaller_than_60_by_20_is_told_so(tmp_path: Path) -> None:
 def test_a_notice_taller_than_the_terminal_scrolls_with_the_arrow_keys() -> None:
     """At 60×20 a four-player round's end does not fit: ↓ and PageDown bring the
     scores into sight, and the keys line stays."""
-    from textual.app import App
-
     body = [f"Player {n}: [6|6] [5|5] [4|4], 45 points" for n in range(1, 25)] + ["Scores: all"]
 
     class Host(App[str]):

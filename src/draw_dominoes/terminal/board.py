@@ -171,7 +171,7 @@ class Notice(ModalScreen[str]):
     """A screen of its own (the round's end, the match's end, the hand-over): text and the
     keys that close it, each dismissing with its name."""
 
-    def __init__(self, title: str, body: list[Text | str], keys: dict[str, str], footer: str):
+    def __init__(self, title: str, body: Sequence[Text | str], keys: dict[str, str], footer: str):
         super().__init__(classes="notice")
         self.title_text = title
         self.body = body
