@@ -18,6 +18,7 @@ from ..record import dumps
 from ..round import Round
 from ..view import PlayerView
 from .analyse import Entry, Hint, analyse, hint_of
+from .luck import DEFAULT_PLAYOUTS, LUCK_BOT, LUCK_ITERATIONS, DealWorth, deal_worth
 
 __all__ = [
     "ACCURACY_PER_POINT",
@@ -27,6 +28,7 @@ __all__ = [
     "Review",
     "cache_path",
     "classify",
+    "deal_worth_cached",
     "decisions_of",
     "hint_as_reviewed",
     "move_accuracy",
@@ -141,6 +143,11 @@ class Review:
         out; ``None`` when it never had a choice."""
         figures = [a for d in self.of(seat) if (a := d.accuracy) is not None]
         return sum(figures) / len(figures) if figures else None
+
+    def given_away(self, seat: int) -> float:
+        """The expected points the seat's choices gave away in all, against the best
+        action each time (the sum of ``Decision.loss``)."""
+        return sum(d.loss for d in self.of(seat))
 
     def counts(self, seat: int) -> dict[str, int]:
         """How many of the seat's decisions fell in each class (``KINDS``)."""
@@ -313,8 +320,9 @@ def _settings_key(iterations: int | None, seed: int) -> str:
     return f"iterations={iterations or 'default'},seed={seed}"
 
 
-def _read_cache(cache: Path, digest: str) -> dict[str, Any]:
-    """The analyses stored for the game ``digest`` names; empty when the file is missing,
+def _read_kept(cache: Path, digest: str) -> dict[str, Any]:
+    """The body of the file ``cache`` kept for the game ``digest`` names: its ``analyses``
+    (checked) and its ``deals`` (``deal_worth_cached``); empty when the file is missing,
     unreadable, damaged or another game's (it is then rewritten, never trusted)."""
     try:
         data = json.loads(cache.read_text(encoding="utf-8"))
@@ -326,6 +334,7 @@ def _read_cache(cache: Path, digest: str) -> dict[str, Any]:
         and data.get("version") == VERSION
         and data.get("game") == digest
         and isinstance(data.get("analyses"), dict)
+        and isinstance(data.get("deals", {}), dict)
     ):
         return {}
     stored: dict[str, Any] = data["analyses"]
@@ -338,7 +347,23 @@ def _read_cache(cache: Path, digest: str) -> dict[str, Any]:
                     Entry.from_dict(entry)
         except (TypeError, ValueError):
             return {}
-    return stored
+    return data
+
+
+def _keep(cache: Path, body: dict[str, Any]) -> None:
+    """Write ``body`` to ``cache`` at once (beside, then renamed); where it cannot be
+    written, nothing is kept and nothing fails."""
+    temporary = cache.with_name(cache.name + ".tmp")
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps(body), encoding="utf-8")
+        os.replace(temporary, cache)
+    except OSError:  # a folder we may not write to: the review stands, uncached
+        temporary.unlink(missing_ok=True)
+
+
+def _digest(game: Round | Match) -> str:
+    return hashlib.sha256(dumps(game).encode()).hexdigest()
 
 
 def review_cached(
@@ -355,8 +380,9 @@ def review_cached(
     ``cache_path``): a decision analysed once with the same settings is not analysed
     again, so a second look is instant. Where the cache cannot be written, the review
     is returned all the same."""
-    digest = hashlib.sha256(dumps(game).encode()).hexdigest()
-    stored = _read_cache(cache, digest)
+    digest = _digest(game)
+    body = _read_kept(cache, digest)
+    stored: dict[str, Any] = body.setdefault("analyses", {})
     key = _settings_key(iterations, seed)
     known: dict[str, list[dict[str, Any]]] = stored.setdefault(key, {})
     before = len(known)
@@ -370,12 +396,33 @@ def review_cached(
         known=known,
     )
     if len(known) != before:
-        body = {"format": FORMAT, "version": VERSION, "game": digest, "analyses": stored}
-        temporary = cache.with_name(cache.name + ".tmp")
-        try:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps(body), encoding="utf-8")
-            os.replace(temporary, cache)
-        except OSError:  # a folder we may not write to: the review stands, uncached
-            temporary.unlink(missing_ok=True)
+        body.update(format=FORMAT, version=VERSION, game=digest)
+        _keep(cache, body)
     return result
+
+
+def deal_worth_cached(
+    game: Round | Match,
+    cache: Path,
+    *,
+    playouts: int = DEFAULT_PLAYOUTS,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DealWorth:
+    """``deal_worth`` of ``game``, kept in the review's file ``cache`` beside its
+    analyses: worked out once for each setting."""
+    digest = _digest(game)
+    body = _read_kept(cache, digest)
+    deals: dict[str, Any] = body.setdefault("deals", {})
+    key = f"bot={LUCK_BOT},iterations={LUCK_ITERATIONS},playouts={playouts},seed={seed}"
+    try:
+        return DealWorth.from_dict(deals[key])
+    except (KeyError, ValueError):
+        pass
+    worth = deal_worth(game, playouts=playouts, seed=seed, workers=workers, progress=progress)
+    deals[key] = worth.to_dict()
+    body.setdefault("analyses", {})
+    body.update(format=FORMAT, version=VERSION, game=digest)
+    _keep(cache, body)
+    return worth
