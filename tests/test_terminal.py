@@ -602,6 +602,10 @@ def test_review_prints_accuracy_and_the_costliest_choices(tmp_path: Path) -> Non
     assert table.returncode == 0, table.stderr
     assert "Accuracy" in table.stdout and "Player 1" in table.stdout
     assert "The costliest choices of Player 1:" in table.stdout and "better:" in table.stdout
+    said = " ".join(table.stdout.split())
+    assert re.search(r"The deal was worth [+−]?\d+ points to Player 1 \(give or take \d+\)", said)
+    assert "Player 1 scored +110 against the others" in said  # 110 to 0
+    assert "A deal's worth: " in said and "(24 games a round)" in said
     cache = tmp_path / "match.json.review.json"
     assert cache.exists()
     stored = cache.read_text()
@@ -614,10 +618,20 @@ def test_review_prints_accuracy_and_the_costliest_choices(tmp_path: Path) -> Non
     assert review["seats"] == [0] and review["names"][0] == "Player 1"
     accuracy = review["summary"]["0"]["accuracy"]
     assert f"Player 1: accuracy {accuracy:.0f}%" in plain.stdout
+    luck = review["luck"]
+    assert len(luck["rounds"]) == 4 and luck["playouts"] == 24
+    assert [sum(r["scored"]) for r in luck["rounds"]] == [0, 0, 0, 0]
+    assert review["given_away"]["0"] >= 0
+    worth = round(sum(r["worth"][0] for r in luck["rounds"]))
+    shown = "0" if worth == 0 else f"{worth:+d}".replace("-", "−")
+    assert f"The deal was worth {shown} points" in plain.stdout
     german = run(
         tmp_path, "review", str(path), "--seat", "1", "--iterations", "200", "--lang", "de"
     )
     assert "Genauigkeit" in german.stdout and "Die teuersten Entscheidungen" in german.stdout
+    assert "Die Verteilung der Steine war" in " ".join(german.stdout.split())
+    fewer = run(tmp_path, "review", str(path), "--iterations", "200", "--playouts", "1")
+    assert fewer.returncode == 2 and "--playouts must be at least 2" in fewer.stderr
 
 
 def test_review_refuses_a_missing_seat_and_a_broken_file(tmp_path: Path) -> None:
