@@ -400,15 +400,16 @@ def test_a_corrupt_save_is_reported_and_never_touched(tmp_path: Path) -> None:
     damaged = saves / "match-damaged.json"
     damaged.write_text('{"format": "draw-dominoes-terminal-save", "version": 1, "lang"')
     before = (damaged.read_bytes(), damaged.stat().st_mtime_ns)
-    done = run(tmp_path, "play", "--resume")
-    assert done.returncode == 1
-    assert "Cannot resume" in done.stderr and "match-damaged.json: not valid JSON" in done.stderr
-    assert "The file is left as it is" in done.stderr
+    done = run(tmp_path, "play", "--resume")  # named and left out, never in the way
+    assert done.returncode == 2 and "No unfinished match is saved" in done.stderr
+    assert "Left out, and left as it is" in done.stderr
+    assert "match-damaged.json: not valid JSON" in done.stderr
     assert (
         run(tmp_path, "play", "--seat", "greedy", "--seat", "greedy", "--seed", "1").returncode == 0
     )
     named = run(tmp_path, "play", "--resume", str(damaged))
     assert named.returncode == 1 and "not valid JSON" in named.stderr
+    assert "Cannot resume" in named.stderr and "The file is left as it is" in named.stderr
     assert (damaged.read_bytes(), damaged.stat().st_mtime_ns) == before
     assert len(list(saves.iterdir())) == 2  # the new match went to a file of its own
 
