@@ -314,6 +314,7 @@ def review_text(
     """The whole review as paragraphs, the figures first (the board's review screen)."""
     return [
         *seat_lines(reviewed.review, names, words),
+        "",
         *luck_lines(reviewed, names, words, you),
         *mistake_lines(reviewed, names, words, limit),
         "",
