@@ -448,3 +448,10 @@ def test_the_line_is_read_out_by_its_ends_not_in_the_rules_vocabulary() -> None:
     )
     assert "port" not in text and "line A" not in text
     assert moves.describe_line(line, german).startswith("3 Steine in der Linie. Das linke Ende")
+
+
+def test_a_path_under_home_is_shown_from_the_tilde(tmp_path: Path) -> None:
+    home = Path.home()
+    assert saves.shown_path(home / "saves" / "match.json") == "~/saves/match.json"
+    outside = Path("/nonexistent-root-folder/match.json")
+    assert saves.shown_path(outside) == str(outside)

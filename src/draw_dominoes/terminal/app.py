@@ -70,6 +70,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="allow hints: ! shows the best move and what it is worth (off by default)",
     )
     parser.add_argument(
+        "--numerals",
+        action="store_true",
+        help="draw the halves of the tiles as numbers instead of dice faces (the board)",
+    )
+    parser.add_argument(
         "--resume",
         nargs="?",
         const="",
@@ -84,7 +89,15 @@ def run(args: argparse.Namespace) -> int:
     from ..cli import invocation
     from ..i18n import language_from_environment, translate
     from ..match import Match
-    from .saves import SaveError, Seat, new_save_path, read_save, saves_directory, unfinished
+    from .saves import (
+        SaveError,
+        Seat,
+        new_save_path,
+        read_save,
+        saves_directory,
+        shown_path,
+        unfinished,
+    )
 
     lang: str = args.lang or language_from_environment()
     # Full screen for people at a terminal; --plain (and bots alone) keep the line-based mode.
@@ -121,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         lang = args.lang or saved.lang
         if any(seat.is_human for seat in saved.seats) and not sys.stdin.isatty():
             return fail("error_no_terminal")
-        resuming = translate("terminal.resuming", lang, path=saved.path)
+        resuming = translate("terminal.resuming", lang, path=shown_path(saved.path))
         return _play(saved.match, saved.seats, lang, saved.path, saved.hints, args, resuming)
 
     from .. import bots
@@ -155,10 +168,11 @@ def run(args: argparse.Namespace) -> int:
     match = Match.new(len(seats), seed=args.seed)
     path = new_save_path(saves_directory())
     if args.seed is None:  # the seed deals every round: not shown before the match is over (R21)
-        welcome = translate("terminal.welcome", lang, target=match.target, path=path)
+        welcome = translate("terminal.welcome", lang, target=match.target, path=shown_path(path))
     else:  # the player chose it and knows it
         key = "terminal.welcome_seeded"
-        welcome = translate(key, lang, seed=match.seed, target=match.target, path=path)
+        shown = shown_path(path)
+        welcome = translate(key, lang, seed=match.seed, target=match.target, path=shown)
     return _play(match, seats, lang, path, hints, args, welcome, new=True)
 
 
@@ -184,7 +198,9 @@ def _play(
     ):
         from .board import Board
 
-        farewell = Board(match, seats, lang, path, hints, notice=notice).run()
+        farewell = Board(
+            match, seats, lang, path, hints, notice=notice, numerals=args.numerals
+        ).run()
         for line in farewell.lines if farewell is not None else ():
             print(line)
         return 0

@@ -24,8 +24,10 @@ from ..match import Match
 from ..round import Round
 from ..tiles import Tile
 from ..view import PlayerView
+from .drawing import TALL_ROW, hand_tile, line_rows, snake_rows
 from .hands import drawn_tile, hand_order, own_draws
 from .moves import ChooseEnd, Refusal, at_end, describe_line, pass_refusal, read_tile
+from .review import ReviewSettings
 from .saves import Saved, SaveError, Seat, write_save
 from .words import Words
 
@@ -42,25 +44,44 @@ class Farewell:
     lines: tuple[str, ...]
 
 
-def _tile_text(tile: Tile | tuple[int, int]) -> str:
-    low, high = (tile.low, tile.high) if isinstance(tile, Tile) else tile
-    return f"[{low}|{high}]"
+@dataclass(frozen=True, slots=True)
+class TileLook:
+    """How a tile of the rack is shown at the moment."""
+
+    playable: bool
+    selected: bool
+    hinted: bool
+    dimmed: bool
+    raised: bool
+    numerals: bool
 
 
 class TileCell(Static):
-    """One tile of the rack, with its number; a click chooses it, a second click places it."""
+    """One tile of the rack, drawn as a tile beside its number; a click chooses it, a
+    second click places it."""
 
     def __init__(self, number: int, tile: Tile) -> None:
-        super().__init__(f"{number} {_tile_text(tile)}", classes="tile", markup=False)
+        super().__init__("", classes="tile", markup=False)
         self.number = number
         self.tile = tile
 
-    def show(self, playable: bool, selected: bool, hinted: bool) -> None:
-        """Lit and marked with * when it fits (not by colour alone), reversed under the cursor."""
-        self.update(f"{self.number} {_tile_text(self.tile)}{'*' if playable else ''}")
-        self.set_class(playable, "playable")
-        self.set_class(selected, "selected")
-        self.set_class(hinted, "hint")
+    def show(self, look: TileLook) -> None:
+        """Where tiles stand tall, one that fits is raised above the others (as in the
+        browser); where they lie flat, it is marked with * (never by colour alone). The
+        others are dimmed while it is your turn; the cursor's number is reversed."""
+        label = Text(f"{self.number:>2}", style="reverse bold" if look.selected else "")
+        if look.hinted:
+            label.stylize("underline")
+        face = hand_tile((self.tile.low, self.tile.high), look.numerals, dim=look.dimmed)
+        tile = Text.assemble(label, " ", face)
+        if look.raised:
+            self.update(Text("\n").join([tile, Text()] if look.playable else [Text(), tile]))
+        else:
+            self.update(Text.assemble(tile, "*" if look.playable else ""))
+        self.set_class(look.raised, "raised")
+        self.set_class(look.playable, "playable")
+        self.set_class(look.selected, "selected")
+        self.set_class(look.hinted, "hint")
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -85,6 +106,13 @@ class EndMarker(Static):
 
 MIN_WIDTH, MIN_HEIGHT = 60, 20
 """The smallest terminal the board is laid out for (docs/terminal.md)."""
+RACK_COLUMN = 10
+"""Columns a tile of the rack takes: its number, the tile, a mark and a gap."""
+NOTICE_WIDTH = 90
+"""A notice's widest (its box is 90% of the screen, at most this)."""
+ROOMY, TALL_LOG, SHORT_LOG = 30, 12, 3
+"""From ROOMY rows up, tiles stand tall only while the log keeps TALL_LOG rows; below,
+SHORT_LOG are enough."""
 
 
 class Table(Screen[None]):
@@ -239,11 +267,11 @@ class Board(App[Farewell]):
     .end.lit { color: $warning; text-style: bold reverse; }
     .end.lit.hint { text-style: bold reverse underline; }
     #rack-box { height: auto; border: round $secondary; padding: 0 1; }
-    #rack { layout: grid; grid-size: 8; grid-columns: 11; height: auto; }
-    .tile { width: 10; height: 1; color: $text-muted; }
+    #rack { layout: grid; grid-size: 8; grid-columns: 10; grid-rows: auto; height: auto; }
+    .tile { width: 9; height: 1; color: $text-muted; }
+    .tile.raised { height: 2; }
     .tile.playable { color: $success; text-style: bold; }
     .tile.selected { background: $accent; color: $text; text-style: bold; }
-    .tile.hint { text-style: bold underline; }
     #log {
         height: 1fr; min-height: 3; border: round $secondary; padding: 0 1;
         scrollbar-size-vertical: 1; overflow-x: hidden;
@@ -269,6 +297,8 @@ class Board(App[Farewell]):
         *,
         pace: float = 0.6,
         notice: str | None = None,
+        review: ReviewSettings | None = None,
+        numerals: bool = False,
     ) -> None:
         super().__init__()
         self.match = match
@@ -279,6 +309,8 @@ class Board(App[Farewell]):
         self.hints = hints
         self.pace = pace
         self.notice = notice
+        self.review_settings = review or ReviewSettings()  # as draw-dominoes review's
+        self.numerals = numerals  # halves as numbers, never as dice faces
         self.names = [self.words.seat_name(seat, number) for number, seat in enumerate(seats)]
         self.humans = [number for number, seat in enumerate(seats) if seat.is_human]
         self.at_keyboard: int | None = self.humans[0] if len(self.humans) == 1 else None
@@ -405,12 +437,13 @@ class Board(App[Farewell]):
         heading = words("board_heading", number=number, target=match.target, scores=scores)
         table.query_one("#heading", Static).update(heading)
         table.query_one("#opponents", Static).update(self._opponents(view))
-        table.query_one("#line", Static).update(self._line(view))
+        tall = self._stands_tall(view)
+        table.query_one("#line", Static).update(self._line(view, tall))
         self._ends(view)
         box = table.query_one("#rack-box")
         title = words("your_hand")
         box.border_title = title if len(self.humans) == 1 else f"{title}: {self.names[seat]}"
-        self._rack(view)
+        self._rack(view, tall)
         table.query_one("#status", Static).update(self._status(view))
         log = table.query_one("#log", MovesLog)
         self.call_after_refresh(log.scroll_end, animate=False)  # once the rack has its size
@@ -432,24 +465,30 @@ class Board(App[Farewell]):
         text.append(words(key, size=view.boneyard_size, drawable=view.drawable), style="dim")
         return text
 
-    def _line(self, view: PlayerView) -> Text:
+    def _line(self, view: PlayerView, tall: bool) -> Text:
         line = view.line
         if line.is_empty:
             return Text(self.words("line_empty"), style="italic")
-        faces = line.faces
-        text = Text()
-        for index, face in enumerate(faces):
-            if index:
-                text.append(" ")
-            low, high = face
-            left_style = "bold yellow" if index == 0 else ""
-            right_style = "bold yellow" if index == len(faces) - 1 else ""
-            text.append("[")
-            text.append(str(low), style=left_style)
-            text.append("|")
-            text.append(str(high), style=right_style)
-            text.append("]")
-        return text
+        numerals = self.numerals or not tall
+        rows = line_rows(line.faces, self._line_room(), tall=tall, numerals=numerals)
+        return Text("\n").join(rows)
+
+    def _line_room(self) -> int:
+        return max(self.size.width - 4, 8)  # the line's box: its border and padding
+
+    def _stands_tall(self, view: PlayerView) -> bool:
+        """Tiles stand tall (pips, three rows a row of the line, the fitting tiles of the
+        hand raised) where that leaves the log its room; else they lie flat, in numerals,
+        one row a row of the line."""
+        height = self.size.height
+        rack_width = max(self.size.width - 4, RACK_COLUMN)
+        rack_rows = -(-max(len(self.hand()), 1) // max(rack_width // RACK_COLUMN, 1))
+        line_rows_needed = max(snake_rows(view.line.faces, self._line_room(), tall=True), 1)
+        # heading, opponents and boneyard, the line's box and ends, the rack's box, the
+        # status (two rows at most), the log's box and the least of it worth having
+        log = TALL_LOG if height >= ROOMY else SHORT_LOG
+        around = 1 + view.players + 3 + 2 + 2 + 2 + log
+        return around + TALL_ROW * line_rows_needed + 2 * rack_rows <= height
 
     def _ends(self, view: PlayerView) -> None:
         table, words, line = self.table, self.words, view.line
@@ -481,7 +520,7 @@ class Board(App[Farewell]):
         places = [a for a in view.legal_actions if isinstance(a, Place) and a.tile == tile]
         return {a.end for a in places if a.end is not None}
 
-    def _rack(self, view: PlayerView) -> None:
+    def _rack(self, view: PlayerView, tall: bool) -> None:
         rack = self.table.query_one("#rack", Container)
         hand = self.hand()
         playable = {a.tile for a in view.legal_actions if isinstance(a, Place)}
@@ -495,9 +534,12 @@ class Board(App[Farewell]):
             cells = [TileCell(number, tile) for number, tile in enumerate(hand, 1)]
             rack.mount_all(cells)
         mine = self.my_turn()
+        numerals = self.numerals or not tall
         for cell in cells:
+            fits = cell.tile in playable
             selected = mine and cell.number - 1 == self.selected
-            cell.show(cell.tile in playable, selected, cell.tile == hinted)
+            hint = cell.tile == hinted
+            cell.show(TileLook(fits, selected, hint, mine and not fits, tall, numerals))
         self.fit_rack()
 
     def fit_rack(self) -> None:
@@ -507,8 +549,8 @@ class Board(App[Farewell]):
             rack = self.table.query_one("#rack", Container)
         except NoMatches:  # the table is being built
             return
-        width = max(self.size.width - 4, 11)  # the box's border and padding
-        rack.styles.grid_size_columns = max(1, width // 11)
+        width = max(self.size.width - 4, RACK_COLUMN)  # the box's border and padding
+        rack.styles.grid_size_columns = max(1, width // RACK_COLUMN)
 
     def _status(self, view: PlayerView) -> Text:
         words, match = self.words, self.match
@@ -649,8 +691,9 @@ class Board(App[Farewell]):
         words, match = self.words, self.match
         outcome = game.outcome
         assert outcome is not None
-        faces = " ".join(_tile_text(face) for face in game.line.faces)
-        body: list[Text | str] = [Text(f"{words('line')}: {faces}")]
+        room = min(NOTICE_WIDTH, self.size.width * 9 // 10) - 4  # its frame and padding
+        drawn = line_rows(game.line.faces, room, tall=False, numerals=True)
+        body: list[Text | str] = [Text(f"{words('line')}:"), Text("\n").join(drawn)]
         body.append(words("hands_revealed"))
         for seat, hand in enumerate(game.view(0).revealed_hands):
             total = sum(tile.pips for tile in hand)
@@ -699,11 +742,32 @@ class Board(App[Farewell]):
         self.farewell = Farewell(tuple(lines))
 
         def done(answer: str | None) -> None:
+            if answer == "review":
+                self._review_match()
+                return
             self.finished = True
             self.exit(self.farewell)
 
-        keys = {"enter": "go", "space": "go", "q": "go", "escape": "go"}
-        self.push_screen(Notice(words("match_over"), body, keys, words("board_leave_keys")), done)
+        keys = {"enter": "go", "space": "go", "q": "go", "escape": "go", "r": "review"}
+        footer = words("board_match_over_keys")
+        self.push_screen(Notice(words("match_over"), body, keys, footer), done)
+
+    def _review_match(self) -> None:
+        """The review of the people's decisions and the luck of the deal, on a screen of
+        its own; back from it is the match's end again."""
+        from .review_screen import ReviewNotice
+
+        def done(answer: str | None) -> None:
+            if answer == "back":
+                self._match_over()
+                return
+            self.finished = True
+            self.exit(self.farewell)
+
+        screen = ReviewNotice(
+            self.match, self.save_path, self.humans, self.names, self.words, self.review_settings
+        )
+        self.push_screen(screen, done)
 
     async def action_quit(self) -> None:
         """Textual's own quit key (ctrl+q) saves and says how to go on, as q does."""

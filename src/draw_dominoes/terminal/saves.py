@@ -33,6 +33,7 @@ __all__ = [
     "reviews_directory",
     "save_files",
     "saves_directory",
+    "shown_path",
     "unfinished",
     "write_save",
 ]
@@ -82,6 +83,15 @@ def data_directory(environ: Mapping[str, str] | None = None) -> Path:
     xdg = env.get("XDG_DATA_HOME")
     base = Path(xdg) if xdg else Path.home() / ".local" / "share"
     return base / "draw-dominoes"
+
+
+def shown_path(path: Path) -> str:
+    """A path as the board shows it: under the home folder as ``~/…``, so that it fits a
+    line of the log more often and breaks less."""
+    try:
+        return str(Path("~") / path.resolve().relative_to(Path.home().resolve()))
+    except (ValueError, RuntimeError, OSError):  # elsewhere, or no home to speak of
+        return str(path)
 
 
 def saves_directory(environ: Mapping[str, str] | None = None) -> Path:
