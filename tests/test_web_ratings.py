@@ -1,0 +1,162 @@
+"""Ratings of rated matches: Glicko-2 against the worked example of Glickman's paper,
+and its properties over many ratings and results."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from draw_dominoes.web.ratings import MAX_DEVIATION, Rating, expected_score, update
+from draw_dominoes.web.ratings.glicko2 import SCALE, _volatility
+
+
+def same(a: Rating, b: Rating) -> bool:
+    """Equal but for the rounding of sums taken in another order."""
+    return (
+        math.isclose(a.rating, b.rating, rel_tol=1e-9)
+        and math.isclose(a.deviation, b.deviation, rel_tol=1e-9)
+        and math.isclose(a.volatility, b.volatility, rel_tol=1e-9)
+    )
+
+
+# ------------------------------------------------------------------ the paper's example
+
+PLAYER = Rating(1500, 200, 0.06)
+GAMES = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]
+
+
+def test_the_papers_worked_example() -> None:
+    """The paper prints r' = 1464.06, RD' = 151.52 and σ' = 0.05999. It rounds every
+    intermediate value to four places (its μ' = -0.2069 gives 1464.06); the exact
+    arithmetic gives 1464.05, so each figure is checked to one unit of its last digit."""
+    after = update(PLAYER, GAMES, tau=0.5)
+    assert after.rating == pytest.approx(1464.06, abs=0.01)
+    assert after.deviation == pytest.approx(151.52, abs=0.01)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+def test_the_papers_values_on_the_glicko2_scale() -> None:
+    """Step 8's μ' and φ' and step 5's σ' from the paper's v and Δ, to its four places."""
+    after = update(PLAYER, GAMES, tau=0.5)
+    assert round((after.rating - 1500) / SCALE, 4) == -0.2069
+    assert round(after.deviation / SCALE, 4) == 0.8722
+    assert _volatility(delta=-0.4834, phi=1.1513, v=1.7785, sigma=0.06, tau=0.5) == (
+        pytest.approx(0.05999, abs=0.00001)
+    )
+
+
+def test_the_example_does_not_depend_on_the_order_of_the_games() -> None:
+    assert same(update(PLAYER, GAMES[::-1]), update(PLAYER, GAMES))
+
+
+def test_with_no_games_only_the_deviation_grows() -> None:
+    """Step 6 alone: φ* = √(φ² + σ²); rating and volatility stay."""
+    after = update(PLAYER, [])
+    assert after.rating == 1500 and after.volatility == 0.06
+    assert after.deviation == pytest.approx(SCALE * math.hypot(200 / SCALE, 0.06))
+
+
+def test_a_deviation_never_grows_past_a_newcomers() -> None:
+    assert update(Rating(), []) == Rating()
+    assert update(Rating(1700, 349.9, 0.2), []).deviation == MAX_DEVIATION
+
+
+def test_a_newcomer_is_rated_1500_with_deviation_350() -> None:
+    assert Rating() == Rating(1500.0, 350.0, 0.06)
+
+
+def test_expected_score_is_steps_e() -> None:
+    assert expected_score(Rating(1500), Rating(1500, 30)) == 0.5
+    # 400 points apart with no deviation: Elo's 10 to 1.
+    assert expected_score(Rating(1900), Rating(1500, 1e-9)) == pytest.approx(10 / 11)
+    # The opponent's deviation pulls the expectation towards a half.
+    assert 0.5 < expected_score(Rating(1900), Rating(1500, 350)) < 10 / 11
+
+
+@pytest.mark.parametrize(
+    ("rating", "deviation", "volatility"),
+    [(math.nan, 350, 0.06), (1500, 0, 0.06), (1500, -1, 0.06), (1500, 350, 0), (math.inf, 1, 1)],
+)
+def test_a_rating_refuses_values_that_would_spread(
+    rating: float, deviation: float, volatility: float
+) -> None:
+    with pytest.raises(ValueError):
+        Rating(rating, deviation, volatility)
+
+
+def test_scores_and_tau_are_checked() -> None:
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        update(Rating(), [(Rating(), 2.0)])
+    with pytest.raises(ValueError, match="tau"):
+        update(Rating(), [(Rating(), 1.0)], tau=0)
+
+
+# ------------------------------------------------------------------ properties
+
+ratings = st.builds(
+    Rating,
+    rating=st.floats(0, 3000),
+    deviation=st.floats(30, 350),
+    volatility=st.floats(0.01, 0.2),
+)
+scores = st.sampled_from([0.0, 0.5, 1.0])
+periods = st.lists(st.tuples(ratings, scores), max_size=12)
+
+
+@given(ratings, ratings)
+def test_a_win_never_lowers_a_rating_and_a_loss_never_raises_it(
+    player: Rating, opponent: Rating
+) -> None:
+    assert update(player, [(opponent, 1.0)]).rating >= player.rating
+    assert update(player, [(opponent, 0.0)]).rating <= player.rating
+
+
+@given(ratings, st.lists(ratings, min_size=1, max_size=12))
+def test_winning_every_game_raises_a_rating_and_losing_every_game_lowers_it(
+    player: Rating, opponents: list[Rating]
+) -> None:
+    assert update(player, [(o, 1.0) for o in opponents]).rating > player.rating
+    assert update(player, [(o, 0.0) for o in opponents]).rating < player.rating
+
+
+@given(ratings, periods)
+def test_a_deviation_never_exceeds_350_and_every_value_stays_valid(
+    player: Rating, results: list[tuple[Rating, float]]
+) -> None:
+    after = update(player, results)  # Rating refuses a value that is not finite
+    assert after.deviation <= MAX_DEVIATION
+
+
+@given(ratings, periods, st.randoms(use_true_random=False))
+def test_the_order_of_a_periods_games_does_not_matter(
+    player: Rating, results: list[tuple[Rating, float]], rng: random.Random
+) -> None:
+    shuffled = list(results)
+    rng.shuffle(shuffled)
+    assert same(update(player, shuffled), update(player, results))
+
+
+def test_a_surprise_raises_the_volatility_and_no_surprise_lowers_it() -> None:
+    """Step 5: σ grows when the results stray further from the rating than its deviation
+    and the games' variance allow (Δ² > φ² + v), and shrinks otherwise."""
+    settled = Rating(1500, 50, 0.06)
+    upset = update(settled, [(Rating(1100, 30), 0.0)] * 10)
+    assert upset.volatility > 0.06
+    calm = update(settled, [(Rating(1500, 30), 0.5)] * 10)
+    assert calm.volatility < 0.06 and calm.deviation < settled.deviation
+
+
+@given(st.floats(0, 3000), st.floats(30, 350), st.floats(0.01, 0.2))
+def test_between_equals_a_win_gains_what_a_loss_loses(
+    rating: float, deviation: float, volatility: float
+) -> None:
+    """Two players rated alike: the winner's gain is the loser's loss, and a draw moves neither."""
+    player = Rating(rating, deviation, volatility)
+    won = update(player, [(player, 1.0)]).rating - rating
+    lost = update(player, [(player, 0.0)]).rating - rating
+    assert won == pytest.approx(-lost, abs=1e-6)
+    assert update(player, [(player, 0.5)]).rating == pytest.approx(rating, abs=1e-6)
