@@ -1,5 +1,5 @@
-"""Ratings of rated matches: Glicko-2 against the worked example of Glickman's paper,
-and its properties over many ratings and results."""
+"""Ratings of rated matches: Glicko-2 against the worked example of Glickman's paper and
+its properties over many ratings and results; matches of two to four seats rated by pairs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from draw_dominoes.web.ratings import MAX_DEVIATION, Rating, expected_score, update
+from draw_dominoes.web.ratings import (
+    MAX_DEVIATION,
+    PROVISIONAL_DEVIATION,
+    Rating,
+    display,
+    expected_score,
+    pair_scores,
+    provisional,
+    rate_match,
+    update,
+)
 from draw_dominoes.web.ratings.glicko2 import SCALE, _volatility
 
 
@@ -160,3 +170,122 @@ def test_between_equals_a_win_gains_what_a_loss_loses(
     lost = update(player, [(player, 0.0)]).rating - rating
     assert won == pytest.approx(-lost, abs=1e-6)
     assert update(player, [(player, 0.5)]).rating == pytest.approx(rating, abs=1e-6)
+
+
+# ------------------------------------------------------------------ matches rated by pairs
+
+
+def test_two_seats_are_one_game() -> None:
+    anna, ben = Rating(1600, 120, 0.06), Rating(1450, 200, 0.07)
+    after = rate_match([anna, ben], [104, 61], fixed=[False, False])
+    assert after == (update(anna, [(ben, 1.0)]), update(ben, [(anna, 0.0)]))
+    assert after[0].rating > anna.rating and after[1].rating < ben.rating
+
+
+def test_three_seats_each_play_the_other_two() -> None:
+    """Second of three beat one seat and lost to the other, each as rated before the match."""
+    a, b, c = Rating(1500, 100), Rating(1520, 150), Rating(1480, 80)
+    after = rate_match([a, b, c], [40, 63, 12], fixed=[False] * 3)
+    assert after[0] == update(a, [(b, 0.0), (c, 1.0)])
+    assert after[1] == update(b, [(a, 1.0), (c, 1.0)])
+    assert after[2] == update(c, [(a, 0.0), (b, 0.0)])
+
+
+def test_four_seats_rated_alike_move_in_the_order_they_finished() -> None:
+    after = rate_match([Rating()] * 4, [20, 61, 45, 3], fixed=[False] * 4)
+    ranked = sorted(range(4), key=lambda seat: after[seat].rating)
+    assert ranked == [3, 0, 2, 1]
+    assert after[1].rating - 1500 == pytest.approx(1500 - after[3].rating)
+    assert after[0].rating - 1500 == pytest.approx(1500 - after[2].rating)
+
+
+def test_equal_scores_are_a_draw() -> None:
+    assert pair_scores([61, 61, 30]) == ((0.5, 0.5, 1.0), (0.5, 0.5, 1.0), (0.0, 0.0, 0.5))
+    even = Rating(1500, 200)
+    after = rate_match([even, even], [100, 100], fixed=[False, False])
+    assert after[0].rating == pytest.approx(1500) and after[0].deviation < 200
+    assert after[0] == after[1]
+
+
+def test_a_resigned_seat_loses_every_pair_whatever_its_score() -> None:
+    assert pair_scores([90, 20, 5], resigned=[True, False, False]) == (
+        (0.5, 0.0, 0.0),
+        (1.0, 0.5, 1.0),
+        (1.0, 0.0, 0.5),
+    )
+    # Two that resigned both finished last: a draw between them.
+    assert pair_scores([90, 20, 5, 0], resigned=[True, False, True, False])[0] == (
+        0.5,
+        0.0,
+        0.5,
+        0.0,
+    )
+    leader, trailer = Rating(1500, 100), Rating(1500, 100)
+    after = rate_match([leader, trailer], [95, 10], [False, False], resigned=[True, False])
+    assert after[0].rating < 1500 < after[1].rating
+
+
+def test_fixed_seats_come_back_unchanged_and_rate_the_others() -> None:
+    bot = Rating(1800, 40, 0.06)
+    person = Rating()
+    after = rate_match([bot, person, bot], [30, 61, 50], fixed=[True, False, True])
+    assert after[0] is bot and after[2] is bot
+    assert after[1] == update(person, [(bot, 1.0), (bot, 1.0)])
+    assert rate_match([bot, bot], [0, 100], fixed=[True, True]) == (bot, bot)
+
+
+@given(
+    st.lists(ratings, min_size=2, max_size=4).flatmap(
+        lambda seats: st.tuples(
+            st.just(seats),
+            st.lists(st.integers(0, 120), min_size=len(seats), max_size=len(seats)),
+            st.lists(st.booleans(), min_size=len(seats), max_size=len(seats)),
+            st.lists(st.booleans(), min_size=len(seats), max_size=len(seats)),
+            st.permutations(range(len(seats))),
+        )
+    )
+)
+def test_the_order_of_the_seats_changes_nothing(
+    match: tuple[list[Rating], list[int], list[bool], list[bool], list[int]],
+) -> None:
+    seats, points, fixed, resigned, order = match
+    after = rate_match(seats, points, fixed, resigned)
+    moved = rate_match(
+        [seats[i] for i in order],
+        [points[i] for i in order],
+        [fixed[i] for i in order],
+        [resigned[i] for i in order],
+    )
+    assert all(same(moved[k], after[i]) for k, i in enumerate(order))
+    assert all(after[i] == seats[i] for i in range(len(seats)) if fixed[i])
+
+
+@pytest.mark.parametrize(
+    ("seats", "scores", "fixed", "resigned", "message"),
+    [
+        ([Rating()], [10], [False], (), "2 to 4 seats"),
+        ([Rating()] * 5, [1] * 5, [False] * 5, (), "2 to 4 seats"),
+        ([Rating()] * 2, [1], [False] * 2, (), "2 scores"),
+        ([Rating()] * 2, [1, 2], [False], (), "2 fixed"),
+        ([Rating()] * 2, [1, 2], [False] * 2, [True], "resigned"),
+    ],
+)
+def test_a_match_that_does_not_add_up_is_refused(
+    seats: list[Rating], scores: list[int], fixed: list[bool], resigned: list[bool], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        rate_match(seats, scores, fixed, resigned)
+
+
+def test_display_rounds_halves_up() -> None:
+    assert display(Rating(1464.05)) == 1464
+    assert display(Rating(1464.5)) == 1465
+    assert display(Rating(1463.5)) == 1464
+    assert display(Rating(-0.5)) == 0
+
+
+def test_provisional_above_110() -> None:
+    assert provisional(Rating())
+    assert provisional(Rating(deviation=110.01))
+    assert not provisional(Rating(deviation=PROVISIONAL_DEVIATION))
+    assert not provisional(Rating(deviation=60))

@@ -1,5 +1,17 @@
-"""Ratings of people in rated matches: Glicko-2 on the Glicko scale (1500 for a newcomer)."""
+"""Ratings of people in rated matches: Glicko-2 on the Glicko scale, each match rated by pairs."""
 
 from .glicko2 import MAX_DEVIATION, TAU, Rating, expected_score, update
+from .pairs import PROVISIONAL_DEVIATION, display, pair_scores, provisional, rate_match
 
-__all__ = ["MAX_DEVIATION", "TAU", "Rating", "expected_score", "update"]
+__all__ = [
+    "MAX_DEVIATION",
+    "PROVISIONAL_DEVIATION",
+    "TAU",
+    "Rating",
+    "display",
+    "expected_score",
+    "pair_scores",
+    "provisional",
+    "rate_match",
+    "update",
+]
