@@ -16,8 +16,9 @@ import pytest
 from draw_dominoes.cli import main
 from draw_dominoes.web.backup import backup
 from draw_dominoes.web.stores import SaveAction, SaveMatch, SaveSeat, SeatRow, TableRow
+from draw_dominoes.web.stores.base import AccountRow
 from draw_dominoes.web.stores.postgres import PostgresStore
-from draw_dominoes.web.stores.sqlite import SqliteStore
+from draw_dominoes.web.stores.sqlite import MIGRATIONS, SqliteStore
 from test_install import hidden_run
 from test_web_stores import old_file, saved, seats, table
 
@@ -26,6 +27,9 @@ TIMEOUT = 60
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+BEA = AccountRow("acc1", "Bea", "scrypt$16384$8$1$c2FsdA==$aGFzaA==", 45.0)
 
 
 def served_file(path: Path) -> list[str]:
@@ -49,6 +53,9 @@ def served_file(path: Path) -> list[str]:
         store.commit("b", 0, [SaveSeat(SeatRow(1, "human", "Bea", None, "b" * 64))])
         store.commit("b", 1, [saved('{"phase": "lobby"}', listed=True, status="lobby")])
         store.save_review("a", 0, '{"review": "a0"}', 40.0)
+        assert store.create_account(BEA, "bea")
+        store.add_session("s" * 64, BEA.id, 50.0, 4e9)
+        assert store.claim_seat("b", "b" * 64, BEA.id)
         assert store.take_lease("a", "p1", 30)  # leases are not copied
     finally:
         store.close()
@@ -70,7 +77,8 @@ def test_every_table_arrives_as_it_was(
     status, out = migrate(path, fresh_postgres, capsys)
     assert status == 0, out
     assert out == (
-        f"draw-dominoes: copied 3 tables, 9 seats, 1 match, 3 actions and 1 review"
+        "draw-dominoes: copied 3 tables, 9 seats, 1 match, 3 actions, 1 review, 1 account"
+        " and 1 session"
         f" from {path} to {fresh_postgres}\n"
     )
     assert digest(path) == before  # the source is only read
@@ -84,6 +92,10 @@ def test_every_table_arrives_as_it_was(
         assert target.solo_running("203.0.113.5") == source.solo_running("203.0.113.5") == 1
         assert target.load_review("a", 0) == '{"review": "a0"}'
         assert target.lease_owner("a") is None
+        assert target.account_by_key("bea") == source.account_by_key("bea") == BEA
+        assert target.session_account("s" * 64, 60.0) == BEA  # signed in as before
+        assert target.account_games(BEA.id, 10) == source.account_games(BEA.id, 10)
+        assert [game.table_id for game in target.account_games(BEA.id, 10)] == ["b"]
         target.commit("a", 2, [SaveAction(0, 3, "5-5")])  # and play goes on there
     finally:
         source.close()
@@ -98,7 +110,7 @@ def test_a_file_of_the_old_store_is_copied_and_left_as_it_was(
     before = digest(path)
     status, out = migrate(path, fresh_postgres, capsys)
     assert status == 0, out
-    assert "copied 2 tables, 5 seats, 2 matches, 3 actions and 0 reviews" in out
+    assert "copied 2 tables, 5 seats, 2 matches, 3 actions, 0 reviews, 0 accounts and 0" in out
     assert digest(path) == before
     with contextlib.closing(sqlite3.connect(path)) as db:  # not upgraded
         names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
@@ -229,7 +241,7 @@ def test_a_backup_of_a_migrated_file_opens_at_the_same_version(tmp_path: Path) -
     assert backup(path, out) == 3
     copy = SqliteStore(out)
     try:
-        assert copy.schema_version() == 2
+        assert copy.schema_version() == len(MIGRATIONS)
         row = copy.load_table("a")
         assert row is not None and row.version == 2
     finally:

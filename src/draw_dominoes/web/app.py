@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .limits import Refused, address_key
 from .metrics import Counts, Metrics
-from .routes import api, ops, pages, play
+from .routes import accounts, api, ops, pages, play
 from .routes.deps import (
     Budgets,
     Services,
@@ -209,7 +209,7 @@ def create_app(
     app.add_exception_handler(Refused, over_budget)
     app.add_exception_handler(RequestValidationError, malformed)
     app.add_exception_handler(Exception, server_fault)
-    for router in (pages.router, ops.router, api.router, play.router):
+    for router in (pages.router, ops.router, api.router, accounts.router, play.router):
         app.include_router(router)
     return app
 

@@ -39,6 +39,8 @@ class Copied:
     matches: int = 0
     actions: int = 0
     reviews: int = 0
+    accounts: int = 0
+    sessions: int = 0
 
     def __str__(self) -> str:
         parts = []
@@ -103,6 +105,8 @@ _TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 _BOOLEANS = ("public", "hints", "listed")
 _ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("accounts", ("id", "username", "username_key", "password_hash", "created")),
+    ("sessions", ("token_hash", "account_id", "created", "until")),
     ("seats", ("table_id", "seat", "kind", "name", "level", "token_hash")),
     ("matches", ("table_id", "number", "seed", "record")),
     ("actions", ("table_id", "number", "seq", "action")),
@@ -196,9 +200,12 @@ def _copy(db: sqlite3.Connection, pg: Connection) -> Copied:
             copy.write_row(values)
             copied.tables += 1
     present = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    seat_columns = {row[1] for row in db.execute("PRAGMA table_info(seats)")}
     for table, columns in _ROWS:
-        if table not in present:  # a file from before reviews were kept
+        if table not in present:  # a file from before reviews or accounts were kept
             continue
+        if table == "seats" and "account_id" in seat_columns:
+            columns = (*columns, "account_id")
         listed = ", ".join(columns)
         with pg.cursor().copy(f"COPY {table} ({listed}) FROM STDIN") as copy:
             for row in db.execute(f"SELECT {listed} FROM {table}"):

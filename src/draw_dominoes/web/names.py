@@ -14,7 +14,17 @@ __all__ = ["MAX_NAME_LENGTH", "REASONS", "BadName", "check_name", "explain_reaso
 MAX_NAME_LENGTH: Final = 24
 """The longest name, in code points after normalisation: it has to fit a seat in the list."""
 
-REASONS: Final = ("type", "length", "character", "invisible", "bot_label", "staff", "address")
+REASONS: Final = (
+    "type",
+    "length",
+    "character",
+    "invisible",
+    "bot_label",
+    "staff",
+    "address",
+    "username_length",
+    "username_character",
+)
 """Every ``BadName.reason``; the web layer translates by these codes, so they never change
 (``explain_reason`` says each in words)."""
 

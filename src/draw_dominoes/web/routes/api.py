@@ -15,8 +15,9 @@ from .. import present
 from ..advice import Encoded
 from ..limits import Refused, address_key
 from ..runtime.live import LiveTable
-from ..stores.base import LobbyRow, StoreUnavailable
+from ..stores.base import LobbyRow, StoreUnavailable, hash_token
 from ..table import UserError
+from .accounts import signed_in
 from .deps import ServicesDep, body_of, limit_key, request_lang
 
 __all__ = ["router"]
@@ -45,6 +46,19 @@ def seat_cookie(response: Response, table_id: str, token: str) -> None:
     response.set_cookie(
         f"dd_{table_id}", token, httponly=True, samesite="strict", max_age=60 * 60 * 24 * 90
     )
+
+
+async def claim_for_account(
+    request: Request, services: ServicesDep, table_id: str, token: str
+) -> None:
+    """A signed-in player's new seat is the account's: it lists among the player's
+    games on every device."""
+    account = await signed_in(request, services)
+    if account is not None:
+        store = services.runtime.store
+        await services.runtime.stored(
+            lambda: store.claim_seat(table_id, hash_token(token), account.id)
+        )
 
 
 @router.get("/i18n/{lang}")
@@ -84,6 +98,7 @@ async def create_table(request: Request, services: ServicesDep) -> Response:
     )
     if start:
         await runtime.start(live, live.state.host)
+    await claim_for_account(request, services, live.id, token)
     response = JSONResponse(
         {"table_id": live.id, "seat": 0, "token": token, "url": f"/t/{live.id}"},
         status_code=201,
@@ -154,6 +169,7 @@ async def join(table_id: str, request: Request, services: ServicesDep) -> Respon
     address = limit_key(request)
     await services.find(table_id, address)
     seat, token = await services.runtime.join(table_id, data.get("name"), data.get("seat"), address)
+    await claim_for_account(request, services, table_id, token)
     response = JSONResponse({"seat": seat, "token": token, "url": f"/t/{table_id}"})
     seat_cookie(response, table_id, token)
     return response

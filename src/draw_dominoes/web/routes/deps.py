@@ -54,6 +54,11 @@ STATUSES = {
     "not_seated": 403,
     "too_slow": 408,
     "internal": 500,
+    "signed_out": 401,
+    "bad_credentials": 401,
+    "username_taken": 409,
+    "unknown_player": 404,
+    "sign_in_limited": 429,
 }
 
 
@@ -122,10 +127,13 @@ def request_lang(request: Request) -> str:
 
 
 def error_response(error: UserError, lang: str) -> JSONResponse:
-    return JSONResponse(
-        {"error": error.code, "message": error.message(lang)},
-        status_code=STATUSES.get(error.code, 400),
-    )
+    """The refusal in the asker's language; ``field`` names the form field it is about,
+    so that a form can say it next to that field."""
+    body = {"error": error.code, "message": error.message(lang)}
+    field = error.values.get("field")
+    if isinstance(field, str):
+        body["field"] = field
+    return JSONResponse(body, status_code=STATUSES.get(error.code, 400))
 
 
 def refused_response(refusal: Refused, lang: str) -> JSONResponse:

@@ -17,6 +17,7 @@ from ..outbox import Outbox
 from ..runtime.live import LiveTable
 from ..server import ABORT_EXTENSION
 from ..table import UserError
+from .accounts import signed_in
 from .api import parse_size, parse_width
 from .deps import (
     MAX_MESSAGE_BYTES,
@@ -89,6 +90,16 @@ def request_id_of(message: dict[str, Any]) -> int | str | None:
     return None
 
 
+async def account_seat(socket: WebSocket, services: Services, table_id: str) -> int | None:
+    """The seat a signed-in player's account holds at the table: a match started on one
+    device is played on from any other where the player has signed in."""
+    account = await signed_in(socket, services)
+    if account is None:
+        return None
+    store = services.runtime.store
+    return await services.runtime.stored(lambda: store.account_seat(table_id, account.id))
+
+
 @router.websocket("/ws/{table_id}")
 async def play(socket: WebSocket, table_id: str) -> None:
     services: Services = socket.app.state.services
@@ -108,6 +119,10 @@ async def play(socket: WebSocket, table_id: str) -> None:
         return
     token = params.get("token") or socket.cookies.get(f"dd_{table_id}")
     seat = live.seat_of_token(token)
+    if seat is None and not params.get("token"):
+        seat = await account_seat(socket, services, table_id)  # another device of the player
+        if seat is not None:
+            token = None
     outbox = Outbox(socket.send_text, cutter(socket, counts), stall_timeout=settings.stall_timeout)
     height = present.snap_height(parse_size(params.get("height")))
     conn = SocketConnection(seat, lang, width, height, outbox, socket, client_address(socket))

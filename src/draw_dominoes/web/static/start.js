@@ -1,6 +1,7 @@
 // The start page: what Draw is, one click against a bot, a full table set-up, public tables.
 
 import { app, el, t, levelName, levelAbout, postJSON, storedName, defaultName, replace, tileImage } from "./core.js";
+import { renderAccount } from "./account.js";
 
 let listTimer = null;
 
@@ -153,6 +154,8 @@ export function renderStart() {
           el("a", { href: "#create-form", class: "button ghost big", onclick: showForm }, t("set_up_link"))),
         el("p", { id: "errors", role: "alert", class: "errors" }))),
     el("div", { class: "start-grid" },
+      el("section", { class: "card", id: "account", "aria-labelledby": "account-heading" },
+        el("h2", { id: "account-heading" }, t("account_loading"))),
       el("form", { id: "create-form", class: "card", onsubmit: createFromForm, "aria-labelledby": "create-heading" },
         el("h2", { id: "create-heading" }, t("create_heading")),
         el("p", { class: "field" }, el("label", { for: "players" }, t("players_label")), players),
@@ -167,6 +170,7 @@ export function renderStart() {
       el("section", { class: "card", "aria-labelledby": "public-heading", id: "public-tables" },
         el("h2", { id: "public-heading" }, t("public_heading")),
         el("ul", { id: "public-list", class: "public-list" }, el("li", { class: "empty" }, t("public_loading"))))));
+  renderAccount(document.getElementById("account"));
   refreshTables();
   window.clearInterval(listTimer);
   listTimer = window.setInterval(refreshTables, 8000);

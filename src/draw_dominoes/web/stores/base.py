@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 __all__ = [
+    "ANONYMOUS",
+    "AccountRow",
+    "GameRow",
     "LobbyRow",
     "MatchRow",
     "SaveAction",
@@ -41,6 +44,10 @@ class StoreError(Exception):
 class StoreUnavailable(Exception):
     """The database went away or timed out during a request: the request fails with a
     clear error (``unavailable``), nothing is changed, and later requests try again."""
+
+
+ANONYMOUS = "—"
+"""The name a deleted account's seats keep."""
 
 
 class StaleWrite(Exception):
@@ -106,6 +113,28 @@ class LobbyRow:
     address: str | None = None
     """The creator's client address (``None``: unknown), so that the list can show only
     a few tables of each address."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """A signed-up player. ``password_hash`` is ``accounts.PasswordHash``'s text."""
+
+    id: str
+    username: str
+    password_hash: str
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A table where an account holds a seat, for its list of games (newest first)."""
+
+    table_id: str
+    seat: int
+    players: int
+    status: str
+    created: float
+    names: tuple[str, ...]
 
 
 # ---------------------------------------------------------------- writes of a commit
@@ -218,6 +247,46 @@ class Store(Protocol):
         """The finished review of match ``number`` (JSON text); written once."""
 
     def load_review(self, table_id: str, number: int) -> str | None: ...
+
+    # ------------------------------------------------------------ accounts
+
+    def create_account(self, row: AccountRow, key: str) -> bool:
+        """A new account under ``key`` (``accounts.username_key``); False, and nothing
+        written, if that key is taken."""
+
+    def account_by_key(self, key: str) -> AccountRow | None: ...
+
+    def set_password(self, account_id: str, password_hash: str, keep_session: str) -> None:
+        """A new password; every session of the account but ``keep_session`` (a token
+        hash) ends."""
+
+    def delete_account(self, account_id: str) -> None:
+        """The account, its sessions and its sign-in failures go; its seats stay, named
+        anew as nobody's (``ANONYMOUS``), so that finished games keep their shape."""
+
+    def add_session(self, token_hash: str, account_id: str, created: float, until: float) -> None:
+        """A session, stored by its token's hash only; expired sessions are swept."""
+
+    def session_account(self, token_hash: str, now: float) -> AccountRow | None:
+        """The account of an unexpired session."""
+
+    def drop_session(self, token_hash: str) -> None: ...
+
+    def claim_seat(self, table_id: str, token_hash: str, account_id: str) -> bool:
+        """The seat of ``table_id`` whose token has ``token_hash`` becomes the account's
+        (its games, its ratings), unless it is someone's already; True if it did."""
+
+    def account_seat(self, table_id: str, account_id: str) -> int | None:
+        """The account's seat at the table (its first, should it hold several)."""
+
+    def account_games(self, account_id: str, limit: int) -> list[GameRow]: ...
+
+    def sign_in_failed(self, keys: Sequence[str], now: float, window: float) -> None:
+        """Count a failed sign-in against each of ``keys`` (the account's, the
+        address's), forgetting failures older than ``window`` seconds."""
+
+    def sign_in_failures(self, key: str, since: float) -> tuple[int, float | None]:
+        """How many failures ``key`` has had since ``since``, and the oldest of them."""
 
     # ------------------------------------------------------------ leases
 

@@ -23,6 +23,7 @@ import psycopg
 from psycopg import errors
 from psycopg.conninfo import conninfo_to_dict
 
+from . import accounts_sql
 from .base import (
     LobbyRow,
     SaveAction,
@@ -87,7 +88,7 @@ def connect(
     )
 
 
-class PostgresStore:
+class PostgresStore(accounts_sql.AccountStatements):
     """One connection (used by one thread at a time), replaced when it breaks."""
 
     def __init__(
@@ -236,6 +237,11 @@ class PostgresStore:
         except psycopg.Error as error:
             raise StoreUnavailable(f"{self.where}: cannot connect: {one_line(error)}") from error
         return self._conn, True
+
+    _placeholder = "%s"
+
+    def _in_transaction(self, work: Callable[[accounts_sql.Database], T], *, write: bool) -> T:
+        return self._run(work)
 
     def close(self) -> None:
         with self._lock:

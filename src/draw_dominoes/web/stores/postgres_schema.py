@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .accounts_sql import POSTGRES_MIGRATION
+
 __all__ = ["MARKER", "MIGRATIONS", "SCHEMA_VERSIONS"]
 
 MARKER = "draw-dominoes schema versions"
@@ -72,5 +74,5 @@ _VERSION_2 = (
     "CREATE INDEX tables_solo ON tables (solo_address, status)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_VERSION_1, _VERSION_2)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_VERSION_1, _VERSION_2, POSTGRES_MIGRATION)
 """Migration ``n`` (from 1) is ``MIGRATIONS[n - 1]``; each runs in one transaction."""

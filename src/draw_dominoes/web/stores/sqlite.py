@@ -14,8 +14,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from . import accounts_sql
 from .base import (
     LobbyRow,
     SaveAction,
@@ -31,6 +32,8 @@ from .base import (
 from .rows import LOBBY_QUERY, TABLE_QUERIES, lobby_rows, stale, table_row
 
 __all__ = ["MIGRATIONS", "SqliteStore", "unusable"]
+
+T = TypeVar("T")
 
 ADVICE = "restore it from a backup (draw-dominoes backup) or start with another --db"
 
@@ -95,7 +98,11 @@ _VERSION_2 = (
     "CREATE INDEX tables_solo ON tables (solo_address, status)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_VERSION_1, _VERSION_2)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    _VERSION_1,
+    _VERSION_2,
+    accounts_sql.SQLITE_MIGRATION,
+)
 """Migration ``n`` (from 1) is ``MIGRATIONS[n - 1]``; each runs in one transaction."""
 
 _OLD_COLUMNS = ("public", "host", "hints")
@@ -109,7 +116,7 @@ def unusable(path: str | Path, error: sqlite3.DatabaseError) -> StoreError:
     return StoreError(str(path), f"{reason}; {ADVICE}")
 
 
-class SqliteStore:
+class SqliteStore(accounts_sql.AccountStatements):
     """One SQLite file; one connection, used by one thread at a time (a lock)."""
 
     def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
@@ -275,6 +282,10 @@ class SqliteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def _in_transaction(self, work: Callable[[accounts_sql.Database], T], *, write: bool) -> T:
+        with self._transaction(write=write) as db:
+            return work(db)
 
     # ------------------------------------------------------------ tables
 

@@ -1,0 +1,115 @@
+// The start page's account card: sign in or up (optional), then your games on any device.
+
+import { app, el, t, postJSON, replace } from "./core.js";
+
+async function sendJSON(method, url, data) {
+  const response = await fetch(url, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data || {}),
+  });
+  let payload = {};
+  try { payload = await response.json(); } catch { payload = {}; }
+  return { ok: response.ok, status: response.status, data: payload };
+}
+
+/** The signed-in player, or null for a guest. */
+export async function fetchMe() {
+  try {
+    const response = await fetch("/api/me", { cache: "no-store" });
+    if (!response.ok) return null;
+    return await response.json();
+  } catch { return null; }
+}
+
+/** A refusal said next to the field it is about (``field``), else under the form. */
+function showRefusal(form, data) {
+  for (const node of form.querySelectorAll(".field-error")) node.textContent = "";
+  for (const input of form.querySelectorAll("input")) input.removeAttribute("aria-invalid");
+  const field = data.field && form.querySelector(`[name="${data.field}"]`);
+  const where = field ? form.querySelector(`#${field.id}-error`) : form.querySelector(".form-error");
+  if (field) field.setAttribute("aria-invalid", "true");
+  if (where) where.textContent = data.message || t("error_internal");
+  (field || where)?.focus?.();
+}
+
+function textField(id, name, label, attrs) {
+  return el("p", { class: "field" },
+    el("label", { for: id }, label),
+    el("input", { id, name, "aria-describedby": `${id}-error`, required: true, ...attrs }),
+    el("span", { id: `${id}-error`, class: "field-error", role: "alert" }));
+}
+
+function accountForm(kind, onDone) {
+  const up = kind === "up";
+  const form = el("form", { class: "account-form", "data-form": `sign-${kind}`, novalidate: true },
+    textField(`${kind}-username`, "username", t("account_username"),
+      { autocomplete: "username", maxlength: 20, autocapitalize: "none", spellcheck: "false" }),
+    textField(`${kind}-password`, "password", t("account_password"),
+      { type: "password", autocomplete: up ? "new-password" : "current-password", maxlength: 256 }),
+    up ? el("p", { class: "muted small" }, t("account_password_rule")) : null,
+    el("p", { class: "form-error errors", role: "alert" }),
+    el("p", {}, el("button", { type: "submit", class: "button primary", "data-action": `sign-${kind}` },
+      t(up ? "account_sign_up" : "account_sign_in"))));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = {
+      username: form.elements.username.value.trim(),
+      password: form.elements.password.value,
+    };
+    const url = up ? `/api/accounts?lang=${app.lang}` : `/api/session?lang=${app.lang}`;
+    const answer = await postJSON(url, data);
+    if (!answer.ok) { showRefusal(form, answer.data); return; }
+    onDone();
+  });
+  return form;
+}
+
+function gameItem(game, me) {
+  const others = game.names.filter((_, seat) => seat !== game.seat);
+  const running = game.status !== "over";
+  const label = running ? t("games_resume") : t("games_open");
+  return el("li", { class: "game-row", "data-game": game.table_id, "data-status": game.status },
+    el("div", { class: "public-facts" },
+      el("strong", {}, t("games_against", { names: others.join(", ") || "—" })),
+      el("span", { class: "age" }, t(`games_status_${game.status}`))),
+    el("a", { class: "button", href: game.url, "aria-label": `${label}: ${others.join(", ")}` }, label));
+}
+
+function gamesList(me) {
+  const running = me.games.filter((game) => game.status !== "over");
+  const finished = me.games.filter((game) => game.status === "over").slice(0, 10);
+  const list = (games, empty) => (games.length
+    ? el("ul", { class: "public-list" }, games.map((game) => gameItem(game, me)))
+    : el("p", { class: "muted" }, empty));
+  return [
+    el("h3", {}, t("games_running")), list(running, t("games_none_running")),
+    el("h3", {}, t("games_finished")), list(finished, t("games_none_finished")),
+  ];
+}
+
+/** The card: forms for a guest, the player's name and games once signed in. */
+export async function renderAccount(card) {
+  const me = await fetchMe();
+  if (!card.isConnected) return;
+  const again = () => renderAccount(card);
+  if (me === null) {
+    let kind = card.dataset.kind === "up" ? "up" : "in";
+    const other = kind === "up" ? "in" : "up";
+    replace(card,
+      el("h2", { id: "account-heading" }, t(kind === "up" ? "account_sign_up_heading" : "account_sign_in_heading")),
+      el("p", { class: "muted" }, t("account_optional")),
+      accountForm(kind, again),
+      el("p", {}, el("button", { type: "button", class: "link-button", "data-action": `show-sign-${other}`,
+        onclick: () => { card.dataset.kind = other; again(); } },
+      t(other === "up" ? "account_to_sign_up" : "account_to_sign_in"))));
+    return;
+  }
+  card.dataset.signedIn = me.username;
+  replace(card,
+    el("h2", { id: "account-heading" }, t("account_signed_in", { name: me.username })),
+    ...gamesList(me),
+    el("p", {}, el("button", { type: "button", class: "link-button", "data-action": "sign-out",
+      onclick: async () => { await sendJSON("DELETE", "/api/session"); delete card.dataset.signedIn; again(); } },
+    t("account_sign_out"))));
+}
