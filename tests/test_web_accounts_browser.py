@@ -3,6 +3,8 @@ play on from the start page's list; refusals said next to their field; no axe vi
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,7 +12,7 @@ import pytest
 
 from browser_support import ARTIFACTS, MARKS, launched_chromium
 from test_web_advice_browser import new_page, no_axe_violations
-from test_web_support import InProcessServer
+from test_web_support import Client, InProcessServer, play_until
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -86,3 +88,86 @@ def test_a_match_started_on_one_device_is_played_on_from_another(
     assert not desktop.errors and not phone.errors  # type: ignore[attr-defined]
     desktop.context.close()
     phone.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_rated_match_shows_the_rating_change_and_the_profile_its_chart(
+    tmp_path_factory: pytest.TempPathFactory, browser: Any, lang: str
+) -> None:
+    server = InProcessServer(tmp_path_factory.mktemp("rated") / "t.sqlite3", round_pause=0).start()
+    try:
+        name = f"Rated{lang}"
+        page = new_page(browser, lang, (1366, 900))
+        page.goto(f"{server.url}/?lang={lang}")
+        page.wait_for_selector('[data-form="sign-in"]')
+        page.click('[data-action="show-sign-up"]')
+        page.fill("#up-username", name)
+        page.fill("#up-password", "a good password")
+        page.click('[data-action="sign-up"]')
+        page.wait_for_selector('[data-action="sign-out"]')
+        page.select_option("#players", "2")
+        page.select_option("#seat-1", "greedy")
+        page.check("#rated")
+        page.click("#create-button")
+        page.wait_for_selector('[data-action="start"]:not([disabled])')
+        page.click('[data-action="start"]')
+        page.wait_for_selector('#app[data-status="playing"]')
+        table_id = page.url.rsplit("/", 1)[-1]
+        token = page.evaluate(f"localStorage.getItem('dd_token_{table_id}')")
+        player = Client(server, table_id, token, lang=lang)  # the rest of the match, quickly
+        player.recv()
+        play_until([player], random.Random(5), lambda: player.state["table"]["status"] == "over")
+        player.close()
+        page.wait_for_selector('#app[data-status="over"]')
+        mine = page.locator(".rating-mine")
+        mine.wait_for()
+        assert "1500 →" in mine.inner_text() and mine.get_attribute("data-rating-change") != "0"
+        no_axe_violations(page, "a rated match's end")
+        shot(page, f"rated-end-{lang}-1366")
+        for size in ((1366, 900), (390, 844)):
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.goto(f"{server.url}/players/{name}?lang={lang}")
+            page.wait_for_selector("svg.rating-chart")
+            no_axe_violations(page, "a profile")
+            shot(page, f"profile-{lang}-{size[0]}")
+            page.goto(f"{server.url}/leaderboard?players=2&lang={lang}")
+            assert page.locator(f'.leaderboard a[href="/players/{name}"]').count() == 1
+            no_axe_violations(page, "the leaderboard")
+            shot(page, f"leaderboard-{lang}-{size[0]}")
+        assert not page.errors  # type: ignore[attr-defined]
+        page.context.close()
+    finally:
+        server.stop()
+
+
+def seconds_shown(text: str) -> int:
+    found = re.search(r"\d+", text)
+    assert found is not None, text
+    return int(found.group())
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_clock_counts_down_and_the_bot_moves_when_it_runs_out(
+    server: InProcessServer, browser: Any, lang: str
+) -> None:
+    page = new_page(browser, lang, (1366, 900) if lang == "en" else (390, 844))
+    page.goto(f"{server.url}/?lang={lang}")
+    page.wait_for_selector("#create-form")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "greedy")
+    page.select_option("#move-seconds", "15")
+    page.click("#create-button")
+    page.click('[data-action="start"]')
+    page.wait_for_selector('#app[data-my-turn="true"]')
+    clock = page.locator('#rack .clock[data-clock-seat="0"]')
+    first = seconds_shown(clock.inner_text())
+    assert 0 < first <= 15
+    page.wait_for_timeout(2200)
+    assert seconds_shown(clock.inner_text()) < first  # counting down
+    no_axe_violations(page, "a table with a clock")
+    note = page.locator("#clock-note")
+    note.wait_for(timeout=40000)  # nobody moved: the time ran out and the bot moved
+    assert ("once" if lang == "en" else "einmal") in note.inner_text()
+    shot(page, f"clock-{lang}")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

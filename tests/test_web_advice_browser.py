@@ -59,10 +59,14 @@ def no_axe_violations(page: Any, where: str) -> None:
 def test_the_hint_lights_a_tile_only_where_hints_are_allowed(
     server: InProcessServer, browser: Any
 ) -> None:
-    # Against the bot with one click: hints are off, there is no Hint button, h does nothing.
+    # A table set up without hints: there is no Hint button, and h does nothing.
     page = new_page(browser)
     page.goto(f"{server.url}/?lang=en&seed=5")
-    page.click('[data-action="play-bot"]')
+    page.wait_for_selector("#create-form")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "greedy")
+    page.click("#create-button")
+    page.click('[data-action="start"]')
     page.wait_for_selector('#app[data-my-turn="true"]')
     assert page.locator("#hint-button").count() == 0
     page.keyboard.press("h")

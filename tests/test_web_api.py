@@ -126,7 +126,7 @@ def test_record_download_and_replay_of_a_finished_match(
     assert first["line_description"].startswith("Steine: ")
     opening = match.rounds[0]
     seat, action = opening.history[0]
-    assert first["names"] == ["Ann", "Bot 2 (gierig)", "Bea"]  # a bot's label in German
+    assert first["names"] == ["Ann", "Bot 2 (leicht)", "Bea"]  # a bot by its level, in German
     assert first["announce"].startswith(first["names"][seat])
     assert str(action) in first["announce"] or "einen Stein gezogen" in first["announce"]
     assert sum(map(len, first["hands"])) == 21 - (0 if str(action) == "draw" else 1) + (
@@ -141,7 +141,7 @@ def test_record_download_and_replay_of_a_finished_match(
 
 
 def finished_names() -> list[str]:
-    return ["Ann", "Bot 2 (greedy)", "Bea"]
+    return ["Ann", "Bot 2 (easy)", "Bea"]
 
 
 def test_records_of_running_matches_stay_hidden(server: Server) -> None:
@@ -403,7 +403,7 @@ def test_pages_and_assets_are_served_without_external_resources(server: Server) 
     en, de = server.get("/api/i18n/en").json(), server.get("/api/i18n/de").json()
     assert set(en) == set(de) and en["web.draw_button"] != de["web.draw_button"]
     # The seat menus name each bot with its level, from bots.LEVELS, in the reader's language.
-    assert (en["web.level_ismcts"], de["web.level_ismcts"]) == ("ISMCTS (strong)", "ISMCTS (stark)")
+    assert (en["web.level_ismcts"], de["web.level_ismcts"]) == ("strong", "stark")
     assert (en["web.level_expert"], de["web.level_expert"]) == ("expert", "Experte")
     assert en["web.level_about_expert"].startswith("searches like strong")
     assert "web.level_about_pimc" not in en  # pimc is offered but plays no level
@@ -415,7 +415,7 @@ def test_a_table_takes_a_level_where_it_takes_a_bot(server: Server) -> None:
     ann = Client(server, table["table_id"], table["token"])
     seats = ann.recv()["table"]["seats"]
     assert [s["level"] for s in seats] == [None, "ismcts", "random"]
-    assert seats[1]["name"] == "Bot 2 (ISMCTS)"
+    assert seats[1]["name"] == "Bot 2 (strong)"  # named by the level it plays
     refused = server.post(
         "/api/tables", {"players": 2, "name": "Ann", "bots": {"1": "grandmaster"}}
     )

@@ -175,3 +175,25 @@ def test_switching_the_language_at_the_table_keeps_the_log(server: Server, brows
     page.wait_for_timeout(200)
     assert page.evaluate("document.activeElement.id") == "lang-select", "focus stays on the menu"
     context.close()
+
+
+def test_a_spectator_of_four_sees_every_panel_apart_on_a_desktop(
+    server: Server, browser: Any
+) -> None:
+    bots = {"1": "greedy", "2": "greedy", "3": "greedy"}
+    made = server.post("/api/tables", {"players": 4, "name": "Ann", "bots": bots, "start": True})
+    assert made.status_code == 201, made.text
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{made.json()['table_id']}")
+    page.wait_for_selector("#spectating")
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.opponent')].map((p) => {
+             const r = p.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+    )
+    assert len(boxes) == 4
+    for n, a in enumerate(boxes):
+        for b in boxes[n + 1 :]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (a, b)  # no panel drawn over another
+    context.close()

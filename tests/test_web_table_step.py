@@ -355,3 +355,75 @@ def test_a_new_table_is_refused_field_by_field() -> None:
         assert refused.value.code == code
     assert Match.new(2, seed=7).seed == table().next_seed
     assert [type(w) for w in run(table(), i.Rename("Anna"), 0).writes] == [SaveSeat, SaveTable]
+
+
+def clocked(seconds: int = 15) -> TableState:
+    """Ann and Bea at a table with ``seconds`` a move, both here, the match dealt."""
+    state = dataclasses.replace(table(), move_seconds=seconds)
+    state = run(state, i.Join("Bea", None, hash_token("Bea"), "127.0.0.2"), None).state
+    for seat in range(2):
+        state = run(state, i.Arrive(), seat).state
+    return run(state, i.Start(), 0).state
+
+
+def test_a_clock_runs_out_and_the_medium_bot_makes_that_one_move() -> None:
+    state = clocked(15)
+    match = state.match
+    assert match is not None
+    mover = match.current_player
+    assert state.clock_due() == NOW + 15 and state.deadline() == NOW + 15
+    assert due(state, NOW + 10, fresh=1).state is state  # time left: nothing happens
+    ran_out = due(state, NOW + 15, fresh=1)
+    assert ran_out.state.timed_out == mover and ran_out.state.clock_due() is None
+    (ask,) = effects_of(ran_out, AskBot)
+    assert isinstance(ask, AskBot) and ask.seat == mover and ask.level == "heuristic"
+    assert effects_of(ran_out, Publish)  # everyone is told the time ran out
+    chosen = match.legal_actions()[0]
+    moved = run(ran_out.state, i.BotMove(0, ran_out.state.seq, chosen), mover, NOW + 16)
+    after = moved.state
+    assert after.timed_out is None and after.seq == state.seq + 1  # one move, then theirs again
+    assert after.clock_due() == NOW + 16 + 15  # the next seat's time starts with its turn
+    assert mover not in after.away  # not away: the next turn is theirs again
+    assert after.clock_moves[mover] == 1  # and they are told so for the rest of the match
+
+
+def test_a_clock_is_chosen_at_creation_and_kept_by_the_store(tmp_path: Path) -> None:
+    for bad in [10, "30", True, -1]:
+        with pytest.raises(UserError) as refused:
+            new_table(
+                "t",
+                2,
+                "Ann",
+                {},
+                first_seed=1,
+                token_hash="x",
+                address=None,
+                public=False,
+                hints=False,
+                now=NOW,
+                timing=TIMING,
+                move_seconds=bad,
+            )
+        assert refused.value.code == "bad_clock"
+    made = new_table(
+        "t1",
+        2,
+        "Ann",
+        {},
+        first_seed=1,
+        token_hash="x",
+        address=None,
+        public=False,
+        hints=False,
+        now=NOW,
+        timing=TIMING,
+        move_seconds=30,
+        rated=True,
+    )
+    store = SqliteStore(tmp_path / "t.sqlite3")
+    store.create_table(made.row())
+    row = store.load_table("t1")
+    assert row is not None
+    loaded = from_row(row, TIMING, NOW)
+    assert (loaded.move_seconds, loaded.rated, loaded.timed_out) == (30, True, None)
+    store.close()

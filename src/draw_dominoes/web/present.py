@@ -95,8 +95,8 @@ def line_svg(
 
 @functools.cache
 def level_messages(lang: str) -> dict[str, str]:
-    """The client's names of the offered bots, each with its level from ``bots.LEVELS``
-    ("ISMCTS (strong)"), and the level's description: made from the one mapping."""
+    """The client's names of the offered bots: a level's bot by its level ("strong"),
+    another by its own name, and the level's description; made from the one mapping."""
     level_of = {bot: level for level, bot in bots.LEVELS.items()}
     out = {}
     for bot in bots.OFFERED:
@@ -106,7 +106,7 @@ def level_messages(lang: str) -> dict[str, str]:
             out[f"web.level_{bot}"] = name
             continue
         level_name = translate(f"common.level_{level}", lang)
-        out[f"web.level_{bot}"] = name if name == level_name else f"{name} ({level_name})"
+        out[f"web.level_{bot}"] = level_name
         out[f"web.level_about_{bot}"] = translate(f"common.level_{level}_about", lang)
     return out
 
@@ -119,10 +119,16 @@ def review_messages(lang: str) -> dict[str, str]:
 
 
 def seat_name(seat: Seat, lang: str) -> str:
-    """A seat's name as shown: a person's own, a bot's label in the reader's language."""
+    """A seat's name as shown: a person's own, a bot's label in the reader's language,
+    named by the level it plays ("Bot 2 (medium)"): an algorithm's name means nothing to
+    a player."""
     if seat.kind == "bot" and seat.level is not None:
+        level_of = {bot: level for level, bot in bots.LEVELS.items()}
         try:
-            level = translate(f"common.bot_level_{seat.level}", lang)
+            if seat.level in level_of:
+                level = translate(f"common.level_{level_of[seat.level]}", lang)
+            else:
+                level = translate(f"common.bot_level_{seat.level}", lang)
         except KeyError:  # a bot without a translated name (tests register such)
             return seat.name
         return translate("common.bot_label", lang, number=seat.seat + 1, level=level)
@@ -258,6 +264,36 @@ def presence_text(table: TableState) -> str:
     )
 
 
+def clock_entry(table: TableState, now: float) -> dict[str, Any] | None:
+    """The clock of the person to move (a table with a clock): the seat, the seconds left,
+    and the seat whose time has just run out (the medium bot moves for it)."""
+    if not table.move_seconds:
+        return None
+    due = table.clock_due()
+    match = table.match
+    seat = match.current_player if match is not None and not match.is_over else None
+    left = None if due is None else round(max(0.0, due - now), 1)
+    return {
+        "seat": seat,
+        "seconds_left": left,
+        "timed_out": table.timed_out,
+        "bot_moves": list(table.clock_moves),
+    }
+
+
+def seat_entry(
+    table: TableState, seat: Seat, lang: str, connected: tuple[bool, ...]
+) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "kind": seat.kind,
+        "name": seat_name(seat, lang),
+        "level": seat.level,
+        "connected": connected[seat.seat],
+        "away": seat.seat in table.away,
+    }
+
+
 def state_message(
     table: TableState,
     seat: int | None,
@@ -278,18 +314,11 @@ def state_message(
             "host_seat": table.host,
             "public": table.public,
             "hints": table.hints,
+            "rated": table.rated,
+            "move_seconds": table.move_seconds,
+            "clock": clock_entry(table, now),
             "match_number": len(table.matches),
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "name": seat_name(s, lang),
-                    "level": s.level,
-                    "connected": connected[s.seat],
-                    "away": s.seat in table.away,
-                }
-                for s in table.seats
-            ],
+            "seats": [seat_entry(table, s, lang, connected) for s in table.seats],
             "bots_offered": list(bots.OFFERED),
             "finished_matches": [n for n, m in enumerate(table.matches) if m.is_over],
             "spectators": table.spectators,

@@ -7,7 +7,7 @@ import secrets
 import time
 from typing import Any, Final
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from ..accounts import (
@@ -24,11 +24,14 @@ from ..accounts import (
 )
 from ..limits import Refused
 from ..names import BadName
+from ..present import seat_name
 from ..stores.base import AccountRow, GameRow, hash_token
 from ..table import UserError
-from .deps import Services, ServicesDep, body_of, limit_key
+from ..table.state import Seat
+from .deps import ServicesDep, body_of, limit_key, request_lang, signed_in
+from .ratings import history_of_account, ratings_of_account
 
-__all__ = ["FAILURES_PER_ADDRESS", "FAILURES_PER_NAME", "FAILURE_WINDOW", "router", "signed_in"]
+__all__ = ["FAILURES_PER_ADDRESS", "FAILURES_PER_NAME", "FAILURE_WINDOW", "router"]
 
 router = APIRouter(prefix="/api")
 
@@ -93,17 +96,6 @@ async def _claim_seats(services: ServicesDep, request: Request, account_id: str)
 
     if seats:
         await services.runtime.stored(claim_all)
-
-
-async def signed_in(request: Request | WebSocket, services: Services) -> AccountRow | None:
-    """The account of the request's session cookie, ``None`` for a guest."""
-    token = request.cookies.get(SESSION_COOKIE)
-    if not token or len(token) > 100:
-        return None
-    store = services.runtime.store
-    return await services.runtime.stored(
-        lambda: store.session_account(hash_token(token), time.time())
-    )
 
 
 async def _required(request: Request, services: ServicesDep) -> AccountRow:
@@ -181,14 +173,25 @@ async def sign_out(request: Request, services: ServicesDep) -> Response:
     return response
 
 
-def game_entry(game: GameRow) -> dict[str, Any]:
+def shown_names(game: GameRow, lang: str) -> list[str]:
+    """The seats' names as a table shows them: a bot by its level, in ``lang``."""
+    if len(game.kinds) != len(game.names):
+        return list(game.names)
+    seats = zip(game.names, game.kinds, game.levels, strict=True)
+    return [
+        seat_name(Seat(number, kind, name, level), lang)
+        for number, (name, kind, level) in enumerate(seats)
+    ]
+
+
+def game_entry(game: GameRow, lang: str = "en") -> dict[str, Any]:
     return {
         "table_id": game.table_id,
         "seat": game.seat,
         "players": game.players,
         "status": game.status,
         "created": round(game.created),
-        "names": list(game.names),
+        "names": shown_names(game, lang),
         "url": f"/t/{game.table_id}",
     }
 
@@ -202,8 +205,8 @@ async def me(request: Request, services: ServicesDep) -> Response:
         {
             "username": account.username,
             "created": round(account.created),
-            "ratings": {},
-            "games": [game_entry(game) for game in games],
+            "ratings": await ratings_of_account(services, account.id),
+            "games": [game_entry(game, request_lang(request)) for game in games],
         },
         headers={"Cache-Control": "no-store"},
     )
@@ -246,10 +249,10 @@ async def delete_me(request: Request, services: ServicesDep) -> Response:
 
 
 @router.get("/players/{username}")
-async def profile(username: str, services: ServicesDep) -> Response:
+async def profile(username: str, request: Request, services: ServicesDep) -> Response:
     """A player's public profile: finished games only (a running one is nobody else's
     business)."""
-    key = username_key(username)[:64]
+    key, lang = username_key(username)[:64], request_lang(request)
     store = services.runtime.store
     account = await services.runtime.stored(lambda: store.account_by_key(key))
     if account is None:
@@ -259,7 +262,8 @@ async def profile(username: str, services: ServicesDep) -> Response:
         {
             "username": account.username,
             "created": round(account.created),
-            "ratings": {},
-            "games": [game_entry(g) for g in games if g.status == "over"],
+            "ratings": await ratings_of_account(services, account.id),
+            "history": await history_of_account(services, account.id),
+            "games": [game_entry(g, lang) for g in games if g.status == "over"],
         }
     )

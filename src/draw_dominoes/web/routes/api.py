@@ -15,10 +15,10 @@ from .. import present
 from ..advice import Encoded
 from ..limits import Refused, address_key
 from ..runtime.live import LiveTable
+from ..runtime.rating import rated_bots
 from ..stores.base import LobbyRow, StoreUnavailable, hash_token
 from ..table import UserError
-from .accounts import signed_in
-from .deps import ServicesDep, body_of, limit_key, request_lang
+from .deps import ServicesDep, body_of, limit_key, request_lang, signed_in
 
 __all__ = ["router"]
 
@@ -83,6 +83,12 @@ async def create_table(request: Request, services: ServicesDep) -> Response:
     if not isinstance(start, bool):
         raise UserError("bad_request")
     runtime = services.runtime
+    rated = data.get("rated", False)
+    if rated is True:  # a rated table is for signed-in players and the bots' levels
+        if await signed_in(request, services) is None:
+            raise UserError("rated_needs_account")
+        if not rated_bots(data.get("bots")):
+            raise UserError("rated_levels_only")
     if start:  # refused before anything is made or counted
         runtime.check_start(data.get("players"), data.get("bots"), address)
     if not services.budgets.creations.allow(address):
@@ -95,6 +101,8 @@ async def create_table(request: Request, services: ServicesDep) -> Response:
         address,
         data.get("public", False),
         data.get("hints", False),
+        rated,
+        data.get("move_seconds", 0),
     )
     if start:
         await runtime.start(live, live.state.host)
@@ -167,7 +175,9 @@ async def table_info(table_id: str, request: Request, services: ServicesDep) -> 
 async def join(table_id: str, request: Request, services: ServicesDep) -> Response:
     data = await body_of(request, services.settings)
     address = limit_key(request)
-    await services.find(table_id, address)
+    live = await services.find(table_id, address)
+    if live.state.rated and await signed_in(request, services) is None:
+        raise UserError("rated_needs_account")
     seat, token = await services.runtime.join(table_id, data.get("name"), data.get("seat"), address)
     await claim_for_account(request, services, table_id, token)
     response = JSONResponse({"seat": seat, "token": token, "url": f"/t/{table_id}"})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -12,11 +13,13 @@ from fastapi import Depends, Request, WebSocket
 from fastapi.responses import JSONResponse
 
 from ...i18n import LANGUAGES
+from ..accounts import SESSION_COOKIE
 from ..limits import AddressBuckets, Budget, Refused, address_key
 from ..metrics import Counts
 from ..runtime.live import LiveTable
 from ..runtime.runtime import TableRuntime
 from ..settings import Settings
+from ..stores.base import AccountRow, hash_token
 from ..table import UserError
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "refused_response",
     "request_lang",
     "services",
+    "signed_in",
 ]
 
 MAX_MESSAGE_BYTES = 2048
@@ -59,6 +63,7 @@ STATUSES = {
     "username_taken": 409,
     "unknown_player": 404,
     "sign_in_limited": 429,
+    "rated_needs_account": 403,
 }
 
 
@@ -208,3 +213,14 @@ async def body_of(request: Request, settings: Settings) -> dict[str, Any]:
     except TimeoutError:
         raise UserError("too_slow") from None
     return parse_object(bytes(raw) or b"{}")
+
+
+async def signed_in(request: Request | WebSocket, services: Services) -> AccountRow | None:
+    """The account of the request's session cookie, ``None`` for a guest."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token or len(token) > 100:
+        return None
+    store = services.runtime.store
+    return await services.runtime.stored(
+        lambda: store.session_account(hash_token(token), time.time())
+    )

@@ -46,6 +46,7 @@ def page(body: str, lang: str, title: str, page_name: str) -> str:
   <nav aria-label="{t("nav_label")}">
     <a href="/" id="nav-home">{t("nav_home")}</a>
     <a href="/howto" id="nav-howto">{t("nav_howto")}</a>
+    <a href="/leaderboard" id="nav-leaderboard">{t("nav_leaderboard")}</a>
   </nav>
   <label class="lang-switch">{t("language")}
     <select id="lang-select">

@@ -17,7 +17,6 @@ from ..outbox import Outbox
 from ..runtime.live import LiveTable
 from ..server import ABORT_EXTENSION
 from ..table import UserError
-from .accounts import signed_in
 from .api import parse_size, parse_width
 from .deps import (
     MAX_MESSAGE_BYTES,
@@ -27,6 +26,7 @@ from .deps import (
     limit_key,
     parse_object,
     pick_lang,
+    signed_in,
 )
 
 __all__ = ["SocketConnection", "router"]

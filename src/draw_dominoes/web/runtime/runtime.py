@@ -38,6 +38,7 @@ from .finished import FinishedMatches
 from .hints import Hints
 from .live import Connection, LiveTable
 from .presence import Presence
+from .rating import newly_finished, rate_match
 from .relay import Relay
 
 __all__ = ["TableRuntime", "fresh_seed"]
@@ -252,6 +253,8 @@ class TableRuntime(Presence, FinishedMatches):
         address: str | None = None,
         public: object = False,
         hints: object = False,
+        rated: object = False,
+        move_seconds: object = 0,
     ) -> tuple[LiveTable, str]:
         """A new table, stored and leased to this process; the creator holds seat 0."""
         token = secrets.token_urlsafe(18)
@@ -269,6 +272,8 @@ class TableRuntime(Presence, FinishedMatches):
                 hints=hints,
                 now=self.clock(),
                 timing=self.timing,
+                rated=rated,
+                move_seconds=move_seconds,
             )
             try:
                 self.store.create_table(state.row())
@@ -365,7 +370,10 @@ class TableRuntime(Presence, FinishedMatches):
             except StoreUnavailable:
                 raise UserError("unavailable") from None
             self.actions += sum(1 for w in writes if isinstance(w, SaveAction))
+        finished = newly_finished(live.state, transition.state)
         live.state = transition.state
+        for number in finished if live.state.rated else ():
+            self.spawn(rate_match(self, live, number))
 
     def _check_bot_tables(self, old: TableState, new: TableState) -> None:
         """One address may keep only a few matches of its own running at once (every

@@ -102,13 +102,17 @@ export async function renderAccount(card) {
       accountForm(kind, again),
       el("p", {}, el("button", { type: "button", class: "link-button", "data-action": `show-sign-${other}`,
         onclick: () => { card.dataset.kind = other; again(); } },
-      t(other === "up" ? "account_to_sign_up" : "account_to_sign_in"))));
+      t(other === "up" ? "account_to_sign_up" : "account_to_sign_in"))),
+      el("p", {}, el("a", { href: "/leaderboard" }, t("nav_leaderboard"))));
     return;
   }
   card.dataset.signedIn = me.username;
   replace(card,
     el("h2", { id: "account-heading" }, t("account_signed_in", { name: me.username })),
     ...gamesList(me),
+    el("p", { class: "account-links" },
+      el("a", { href: `/players/${encodeURIComponent(me.username)}`, "data-link": "profile" }, t("account_profile_link")),
+      " · ", el("a", { href: "/leaderboard" }, t("nav_leaderboard"))),
     el("p", {}, el("button", { type: "button", class: "link-button", "data-action": "sign-out",
       onclick: async () => { await sendJSON("DELETE", "/api/session"); delete card.dataset.signedIn; again(); } },
     t("account_sign_out"))));

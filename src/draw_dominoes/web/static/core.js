@@ -124,7 +124,7 @@ export function rememberLang(lang) {
 }
 
 export function translateChrome() {
-  const pairs = [["nav-home", "nav_home"], ["nav-howto", "nav_howto"]];
+  const pairs = [["nav-home", "nav_home"], ["nav-howto", "nav_howto"], ["nav-leaderboard", "nav_leaderboard"]];
   for (const [id, key] of pairs) {
     const link = document.getElementById(id);
     if (link) link.textContent = t(key);

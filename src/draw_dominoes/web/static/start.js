@@ -32,9 +32,24 @@ async function create(request) {
 }
 
 function playBot() {
-  const level = app.offered.includes("heuristic") ? "heuristic" : app.offered[0];
-  // One click: the server deals at once, since the only other seat is a bot.
-  create({ players: 2, name: nameInput(), bots: { 1: level }, start: true });
+  const chosen = document.getElementById("play-level");
+  const fallback = app.offered.includes("heuristic") ? "heuristic" : app.offered[0];
+  const level = chosen && chosen.value ? chosen.value : fallback;
+  localStorage.setItem("play_level", level);
+  // One click: the server deals at once, since the only other seat is a bot; against a
+  // bot, hints are there to learn from.
+  create({ players: 2, name: nameInput(), bots: { 1: level }, start: true, hints: true });
+}
+
+/** The level the one-click game is against: the one chosen last time, else medium. */
+function levelChoice() {
+  const offered = (app.offered || []).filter((bot) => bot !== "pimc");
+  const kept = localStorage.getItem("play_level");
+  const initial = offered.includes(kept) ? kept : (offered.includes("heuristic") ? "heuristic" : offered[0]);
+  return el("p", { class: "field play-level" },
+    el("label", { for: "play-level" }, t("play_level_label")),
+    el("select", { id: "play-level", name: "play-level" },
+      offered.map((bot) => el("option", { value: bot, selected: bot === initial, title: levelAbout(bot) }, levelName(bot)))));
 }
 
 function createFromForm(event) {
@@ -48,6 +63,9 @@ function createFromForm(event) {
   const request = { players, name: nameInput(), bots };
   if (document.getElementById("public").checked) request.public = true;
   if (document.getElementById("hints").checked) request.hints = true;
+  if (document.getElementById("rated").checked) request.rated = true;
+  const clock = Number(document.getElementById("move-seconds").value);
+  if (clock) request.move_seconds = clock;
   create(request);
 }
 
@@ -149,6 +167,7 @@ export function renderStart() {
         el("p", { class: "field name-field" },
           el("label", { for: "name" }, t("your_name")),
           el("input", { id: "name", name: "name", maxlength: 24, autocomplete: "nickname", value: storedName(), placeholder: t("default_name") })),
+        levelChoice(),
         el("p", { class: "hero-actions" },
           el("button", { type: "button", class: "button primary big", "data-action": "play-bot", onclick: playBot }, t("play_bot")),
           el("a", { href: "#create-form", class: "button ghost big", onclick: showForm }, t("set_up_link"))),
@@ -166,6 +185,12 @@ export function renderStart() {
         el("p", { class: "check" },
           el("input", { type: "checkbox", id: "hints", name: "hints" }),
           el("label", { for: "hints" }, t("hints_checkbox"))),
+        el("p", { class: "check" },
+          el("input", { type: "checkbox", id: "rated", name: "rated" }),
+          el("label", { for: "rated" }, t("rated_checkbox"))),
+        el("p", { class: "field" }, el("label", { for: "move-seconds" }, t("clock_label")),
+          el("select", { id: "move-seconds", name: "move-seconds" },
+            [0, 15, 30, 60].map((n) => el("option", { value: n }, n ? t("clock_seconds", { seconds: n }) : t("clock_none"))))),
         el("p", {}, el("button", { type: "submit", id: "create-button", class: "button primary" }, t("create_button")))),
       el("section", { class: "card", "aria-labelledby": "public-heading", id: "public-tables" },
         el("h2", { id: "public-heading" }, t("public_heading")),

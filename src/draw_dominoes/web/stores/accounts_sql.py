@@ -102,6 +102,8 @@ def delete_account(db: Database, p: str, account_id: str) -> None:
         (ANONYMOUS, account_id),
     )
     db.execute(f"DELETE FROM sessions WHERE account_id = {p}", (account_id,))
+    db.execute(f"DELETE FROM ratings WHERE account_id = {p}", (account_id,))
+    db.execute(f"DELETE FROM rating_changes WHERE account_id = {p}", (account_id,))
     if found is not None:
         db.execute(f"DELETE FROM sign_in_failures WHERE key = {p}", (f"account:{found.id}",))
     db.execute(f"DELETE FROM accounts WHERE id = {p}", (account_id,))
@@ -157,8 +159,9 @@ def account_games(db: Database, p: str, account_id: str, limit: int) -> list[Gam
     ).fetchall()
     games = []
     for table_id, seat, players, status, created in mine:
-        names = db.execute(
-            f"SELECT name FROM seats WHERE table_id = {p} ORDER BY seat", (table_id,)
+        seats = db.execute(
+            f"SELECT name, kind, level FROM seats WHERE table_id = {p} ORDER BY seat",
+            (table_id,),
         ).fetchall()
         games.append(
             GameRow(
@@ -167,7 +170,9 @@ def account_games(db: Database, p: str, account_id: str, limit: int) -> list[Gam
                 int(players),
                 str(status),
                 float(created),
-                tuple(str(n[0]) for n in names),
+                tuple(str(n[0]) for n in seats),
+                tuple(str(n[1]) for n in seats),
+                tuple(None if n[2] is None else str(n[2]) for n in seats),
             )
         )
     return games

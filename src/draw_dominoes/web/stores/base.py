@@ -6,7 +6,10 @@ import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .ratings_sql import RatingChange, RatingRow, SeatAccount
 
 __all__ = [
     "ANONYMOUS",
@@ -127,7 +130,8 @@ class AccountRow:
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """A table where an account holds a seat, for its list of games (newest first)."""
+    """A table where an account holds a seat, for its list of games (newest first), with
+    its seats' names, kinds and bots (a bot's name is shown by its level)."""
 
     table_id: str
     seat: int
@@ -135,6 +139,8 @@ class GameRow:
     status: str
     created: float
     names: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
+    levels: tuple[str | None, ...] = ()
 
 
 # ---------------------------------------------------------------- writes of a commit
@@ -287,6 +293,27 @@ class Store(Protocol):
 
     def sign_in_failures(self, key: str, since: float) -> tuple[int, float | None]:
         """How many failures ``key`` has had since ``since``, and the oldest of them."""
+
+    # ------------------------------------------------------------ ratings
+
+    def table_accounts(self, table_id: str) -> list[SeatAccount]:
+        """The table's seats held by accounts."""
+
+    def ratings_of(self, account_ids: Sequence[str], players: int) -> dict[str, RatingRow]:
+        """The ratings at tables of ``players`` (accounts without one are left out)."""
+
+    def record_ratings(
+        self, table_id: str, number: int, players: int, changes: Sequence[RatingChange]
+    ) -> bool:
+        """A rated match's changes and the new ratings, in one transaction, once."""
+
+    def match_ratings(self, table_id: str, number: int) -> list[RatingChange]: ...
+
+    def account_ratings(self, account_id: str) -> list[RatingRow]: ...
+
+    def rating_history(self, account_id: str, players: int, limit: int) -> list[RatingChange]: ...
+
+    def leaderboard(self, players: int, limit: int) -> list[RatingRow]: ...
 
     # ------------------------------------------------------------ leases
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import ratings_sql
 from .accounts_sql import POSTGRES_MIGRATION
 
 __all__ = ["MARKER", "MIGRATIONS", "SCHEMA_VERSIONS"]
@@ -74,5 +75,10 @@ _VERSION_2 = (
     "CREATE INDEX tables_solo ON tables (solo_address, status)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_VERSION_1, _VERSION_2, POSTGRES_MIGRATION)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    _VERSION_1,
+    _VERSION_2,
+    POSTGRES_MIGRATION,
+    ratings_sql.POSTGRES_MIGRATION,
+)
 """Migration ``n`` (from 1) is ``MIGRATIONS[n - 1]``; each runs in one transaction."""

@@ -17,6 +17,7 @@ from ..stores.base import SaveAction, SaveMatch, SaveSeat, SaveTable, SeatRow, T
 __all__ = [
     "AWAY_LEVEL",
     "HOST_SEAT",
+    "MOVE_SECONDS",
     "Seat",
     "TableState",
     "Timing",
@@ -30,6 +31,10 @@ HOST_SEAT = 0
 """The creator's seat, and the host's until the host leaves the lobby."""
 AWAY_LEVEL = "heuristic"
 """The medium bot: it plays for a person who is away on their turn."""
+
+
+MOVE_SECONDS = (0, 15, 30, 60)
+"""The times a move a table may have (0: no clock)."""
 
 
 def bot_label(seat: int, level: str) -> str:
@@ -88,6 +93,14 @@ class TableState:
     host: int = HOST_SEAT
     public: bool = False
     hints: bool = False
+    rated: bool = False
+    """Chosen at creation: the match changes its signed-in players' ratings."""
+    move_seconds: int = 0
+    """Chosen at creation: the time a person has for each move (0: no clock)."""
+    timed_out: int | None = None
+    """The seat whose time ran out: the medium bot makes that one move for it."""
+    clock_moves: tuple[int, ...] = ()
+    """Per seat: the moves of this match the bot made because that seat's time ran out."""
     seq: int = 0
     """Actions played in the current match."""
     version: int = 0
@@ -114,7 +127,12 @@ class TableState:
 
     def __post_init__(self) -> None:
         n = self.players
-        for name, default in (("seen", 0), ("left_at", None), ("addresses", None)):
+        for name, default in (
+            ("seen", 0),
+            ("left_at", None),
+            ("addresses", None),
+            ("clock_moves", 0),
+        ):
             if not getattr(self, name):
                 object.__setattr__(self, name, (default,) * n)
 
@@ -148,7 +166,7 @@ class TableState:
 
     def plays_itself(self, seat: int) -> bool:
         """A bot seat, or a person's seat the medium bot plays for while they are away."""
-        return self.seats[seat].kind == "bot" or seat in self.away
+        return self.seats[seat].kind == "bot" or seat in self.away or seat == self.timed_out
 
     def level_of(self, seat: int) -> str:
         level = self.seats[seat].level
@@ -205,6 +223,16 @@ class TableState:
             self.timing.away_seconds
         )
 
+    def clock_due(self) -> float | None:
+        """When the time of the person to move runs out (a table with a clock)."""
+        match = self.match
+        if not self.move_seconds or match is None or match.is_over:
+            return None
+        seat = match.current_player
+        if self.pause_until is not None or self.plays_itself(seat):
+            return None
+        return self.turn_since + self.move_seconds
+
     def host_due(self) -> float | None:
         """When a host gone from the lobby hands it on to the next person here."""
         if self.status != "lobby" or self.host in self.present or not self.present:
@@ -214,7 +242,11 @@ class TableState:
 
     def deadline(self) -> float | None:
         """The earliest time at which ``due`` has something to do."""
-        times = [t for t in (self.pause_until, self.away_due(), self.host_due()) if t is not None]
+        times = [
+            t
+            for t in (self.pause_until, self.away_due(), self.clock_due(), self.host_due())
+            if t is not None
+        ]
         return min(times) if times else None
 
     # ------------------------------------------------------------ storage
@@ -231,6 +263,10 @@ class TableState:
                 "left_at": list(self.left_at),
                 "turn_since": self.turn_since,
                 "addresses": list(self.addresses),
+                "rated": self.rated,
+                "move_seconds": self.move_seconds,
+                "timed_out": self.timed_out,
+                "clock_moves": list(self.clock_moves),
             },
             separators=(",", ":"),
         )
@@ -320,6 +356,7 @@ def _saved(
     match = matches[-1] if matches else None
     seen_default = len(match.rounds) if match is not None else 0
     pause = saved.get("pause_until")
+    clock, timed_out = saved.get("move_seconds"), saved.get("timed_out")
     turn_since = saved.get("turn_since")
     next_seed = saved.get("next_seed")
     if not isinstance(next_seed, int) or isinstance(next_seed, bool):
@@ -338,6 +375,10 @@ def _saved(
         "left_at": _number_list(saved.get("left_at"), players, float, None),
         "turn_since": float(turn_since) if isinstance(turn_since, int | float) else now,
         "addresses": addresses,
+        "rated": saved.get("rated") is True,
+        "move_seconds": clock if clock in MOVE_SECONDS else 0,
+        "timed_out": timed_out if timed_out in humans else None,
+        "clock_moves": _number_list(saved.get("clock_moves"), players, int, 0),
     }
 
 

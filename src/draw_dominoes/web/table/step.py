@@ -14,7 +14,7 @@ from ..stores.base import SaveAction, SaveMatch, SaveSeat, Write
 from . import intents as i
 from .effects import AskBot, AskHint, Effect, Publish, Store, Transition, WakeAt
 from .errors import UserError
-from .state import Seat, TableState, Timing, bot_label
+from .state import MOVE_SECONDS, Seat, TableState, Timing, bot_label
 
 __all__ = [
     "EPSILON",
@@ -119,6 +119,10 @@ def due(state: TableState, now: float, *, fresh: int) -> Transition:
     if away is not None and now >= away - EPSILON:
         assert new.match is not None
         new = dataclasses.replace(new, away=new.away | {new.match.current_player})
+    clock = new.clock_due()
+    if clock is not None and now >= clock - EPSILON:
+        assert new.match is not None  # time is up: the medium bot makes this move
+        new = dataclasses.replace(new, timed_out=new.match.current_player)
     handover = new.host_due()
     if handover is not None and now >= handover - EPSILON:
         order = [(new.host + k) % new.players for k in range(1, new.players)]
@@ -177,6 +181,10 @@ def _bot_move(
     assert match is not None
     if action not in match.legal_actions():
         raise UserError("illegal", reason=IllegalActionError(f"{action}", "illegal"))
+    if seat == state.timed_out:  # counted, so that the player is told
+        counted = list(state.clock_moves)
+        counted[seat] += 1
+        state = dataclasses.replace(state, clock_moves=tuple(counted))
     return _play(state, seat, match, action, now)
 
 
@@ -200,6 +208,7 @@ def _play(state: TableState, seat: int, match: Match, action: Action, now: float
         seen=tuple(seen),
         pause_until=pause_until,
         turn_since=now,
+        timed_out=None,
     )
 
 
@@ -216,6 +225,8 @@ def _deal(state: TableState, now: float, fresh: int) -> TableState:
         rematch_votes=frozenset(),
         next_seed=fresh,
         turn_since=now,
+        timed_out=None,
+        clock_moves=(0,) * state.players,
     )
 
 
@@ -388,6 +399,8 @@ def new_table(
     hints: object,
     now: float,
     timing: Timing,
+    rated: object = False,
+    move_seconds: object = 0,
 ) -> TableState:
     """A new table; its creator holds seat 0 and hosts. ``bot_levels`` maps seats
     (``"1"``...) to bot levels; the other seats are open for people invited by link."""
@@ -402,6 +415,14 @@ def new_table(
         hints = False
     if not isinstance(hints, bool):
         raise UserError("bad_hints")
+    if rated is None:
+        rated = False
+    if not isinstance(rated, bool):
+        raise UserError("bad_rated")
+    if move_seconds is None:
+        move_seconds = 0
+    if type(move_seconds) is not int or move_seconds not in MOVE_SECONDS:
+        raise UserError("bad_clock")
     name = display_name(host_name)
     if bot_levels is None:
         bot_levels = {}
@@ -426,6 +447,8 @@ def new_table(
         seats=tuple(seats),
         public=public,
         hints=hints,
+        rated=rated,
+        move_seconds=move_seconds,
         next_seed=first_seed,
         turn_since=now,
         addresses=(address,) + (None,) * (players - 1),

@@ -4,7 +4,7 @@
 import { el, t, tileImage, reducedMotion } from "../core.js";
 import { showLine, endName, describeMoves } from "../line.js";
 import { tileClick, rackKeys, dragStart, bindMarker } from "../input.js";
-import { topBar, seatNotes, opponentName, avatar, hintTag } from "./common.js";
+import { topBar, seatNotes, opponentName, avatar, hintTag, clockOf, clockNote } from "./common.js";
 import { renderLog, renderSheet } from "./log.js";
 
 export function feltBox() {
@@ -42,7 +42,8 @@ function opponentPositions(message) {
   const others = [];
   for (let i = 1; i < players; i += 1) others.push((me + i) % players);
   if (message.you === null) others.unshift(me);
-  const places = { 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"], 4: ["left", "top", "top", "right"] }[others.length];
+  // A spectator of four sees two players across the felt: side by side along its top.
+  const places = { 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"], 4: ["left", "top top-first", "top top-second", "right"] }[others.length];
   return others.map((seat, i) => ({ seat, place: places[i] }));
 }
 
@@ -52,7 +53,7 @@ function renderOpponent(message, seat, place, last) {
   const count = view.hand_sizes[seat];
   const toMove = message.table.status === "playing" && view.current_player === seat;
   const shown = Math.min(count, 12);
-  const doing = toMove ? el("p", { class: "opp-status thinking" }, t("thinking"))
+  const doing = toMove ? el("p", { class: "opp-status thinking" }, t("thinking"), " ", clockOf(message, seat))
     : el("p", { class: "opp-status" }, last[seat] ? last[seat].text : "\u00a0");
   return el("section", {
     id: `seat-${seat}-info`, class: `opponent place-${place}${toMove ? " to-move" : ""}`,
@@ -132,7 +133,8 @@ function renderRack(ctrl, myTurn) {
       el("h2", { id: "hand-heading" }, t("hand_label")),
       el("span", { class: "rack-name" }, info.name),
       el("span", { class: "opp-score" }, t("seat_score", { score: view.scores[message.you] })),
-      el("p", { id: "turn", class: myTurn ? "turn my-turn" : "turn", role: "status" }, turnText)));
+      el("p", { id: "turn", class: myTurn ? "turn my-turn" : "turn", role: "status" }, turnText),
+      clockOf(message, message.you), clockNote(message)));
   const hand = el("div", { id: "hand", class: "hand", role: "group", "aria-labelledby": "hand-heading" });
   for (const tile of view.hand) {
     const ends = ctrl.fitsOf(tile);

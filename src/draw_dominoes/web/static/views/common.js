@@ -80,3 +80,36 @@ function soundButton() {
 export function hintTag() {
   return el("span", { class: "hint-tag" }, t("hint_label"));
 }
+
+/** The clock of the seat to move on a table with one: the seconds left, counting down on
+ * the page; or the notice that its time ran out and the bot makes the move. */
+export function clockOf(message, seat) {
+  const clock = message.table.clock;
+  if (!clock) return null;
+  if (clock.timed_out === seat) {
+    const text = seat === message.you ? t("clock_ran_out_you")
+      : t("clock_ran_out", { name: message.table.seats[seat].name });
+    return el("span", { class: "clock ran-out", "data-clock-seat": String(seat), role: "status" }, text);
+  }
+  if (clock.seat !== seat || clock.seconds_left === null) return null;
+  const deadline = Date.now() + clock.seconds_left * 1000;
+  return el("span", { class: "clock", "data-clock-seat": String(seat), "data-deadline": String(deadline) },
+    t("clock_left", { seconds: Math.ceil(clock.seconds_left) }));
+}
+
+window.setInterval(() => {
+  for (const node of document.querySelectorAll(".clock[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Number(node.dataset.deadline) - Date.now()) / 1000));
+    node.textContent = t("clock_left", { seconds: left });
+    node.classList.toggle("low", left <= 5);
+  }
+}, 500);
+
+/** Said for as long as the match lasts: how often the bot moved for you at the clock. */
+export function clockNote(message) {
+  const clock = message.table.clock;
+  const count = clock && message.you !== null ? clock.bot_moves[message.you] : 0;
+  if (!count) return null;
+  return el("p", { id: "clock-note", class: "clock-note muted" },
+    count === 1 ? t("clock_bot_moves_one") : t("clock_bot_moves_many", { count }));
+}

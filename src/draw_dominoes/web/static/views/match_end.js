@@ -66,6 +66,7 @@ export function renderMatchEnd(ctrl) {
     card.append(el("p", { class: "muted earlier" }, t("earlier_matches"), " ",
       earlier.map((n) => el("a", { href: `/t/${info.id}/replay/${n}` }, t("replay_link", { number: n + 1 })))));
   }
+  if (info.rated) card.append(ratingChanges(info.id, last, you));
   wrap.append(card);
   const below = el("div", { class: "below" });
   if (message.last_round) {
@@ -101,4 +102,43 @@ function rematchText(ctrl) {
   const wants = t(others.length === 1 ? "rematch_wants_one" : "rematch_wants_many", { names: listNames(others) });
   const rest = waiting.filter((seat) => seat !== you);
   return you === null && rest.length ? `${wants} ${t("rematch_waiting", { names: waitingNames })}` : wants;
+}
+
+const changesAsked = new Map();
+
+/** The changes of a rated match, asked for once a match (they are stored a moment after
+ * its end): a promise of the list, empty if none came. */
+function fetchChanges(tableId, number) {
+  const key = `${tableId}/${number}`;
+  if (!changesAsked.has(key)) {
+    changesAsked.set(key, (async () => {
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        try {
+          const response = await fetch(`/api/tables/${tableId}/matches/${number}/ratings`);
+          const changes = response.ok ? (await response.json()).changes : [];
+          if (changes.length) return changes;
+        } catch { /* try again */ }
+        await new Promise((done) => window.setTimeout(done, 700));
+      }
+      return [];
+    })());
+  }
+  return changesAsked.get(key);
+}
+
+/** A rated match's rating changes: yours first, then the others'. */
+function ratingChanges(tableId, number, you) {
+  const box = el("div", { id: "rating-changes", class: "rating-changes", role: "status" }, t("rating_waiting"));
+  const sign = (n) => (n > 0 ? `+${n}` : String(n));
+  const shown = (change) => `${change.after}${change.provisional ? "?" : ""}`;
+  fetchChanges(tableId, number).then((changes) => {
+    if (!changes.length) { box.textContent = t("rating_none"); return; }
+    const mine = changes.find((change) => change.seat === you);
+    box.replaceChildren(
+      mine ? el("p", { class: "rating-mine", "data-rating-change": String(mine.change) },
+        t("rating_yours", { before: mine.before, after: shown(mine), change: sign(mine.change) })) : "",
+      el("ul", { class: "rating-list" }, changes.filter((change) => change.seat !== you).map((change) =>
+        el("li", {}, t("rating_other", { name: change.username, after: shown(change), change: sign(change.change) })))));
+  });
+  return box;
 }

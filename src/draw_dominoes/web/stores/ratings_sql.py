@@ -1,0 +1,207 @@
+"""Ratings' statements, written once for both stores, and the ``Store`` methods that run them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .accounts_sql import Database
+
+__all__ = [
+    "POSTGRES_MIGRATION",
+    "SQLITE_MIGRATION",
+    "RatingChange",
+    "RatingRow",
+    "RatingStatements",
+    "SeatAccount",
+]
+
+
+def _migration(real: str) -> tuple[str, ...]:
+    return (
+        "CREATE TABLE ratings (account_id TEXT NOT NULL, players INTEGER NOT NULL,"
+        f" rating {real} NOT NULL, deviation {real} NOT NULL, volatility {real} NOT NULL,"
+        " games INTEGER NOT NULL, PRIMARY KEY (account_id, players))",
+        "CREATE TABLE rating_changes (table_id TEXT NOT NULL, number INTEGER NOT NULL,"
+        " account_id TEXT NOT NULL, seat INTEGER NOT NULL, players INTEGER NOT NULL,"
+        f" before {real} NOT NULL, after {real} NOT NULL, deviation {real} NOT NULL,"
+        f" volatility {real} NOT NULL, at {real} NOT NULL,"
+        " PRIMARY KEY (table_id, number, account_id))",
+        "CREATE INDEX rating_changes_account ON rating_changes (account_id, players, at)",
+        "CREATE INDEX ratings_board ON ratings (players, rating)",
+    )
+
+
+SQLITE_MIGRATION = _migration("REAL")
+"""Migration 4: people's ratings by table size, and each rated match's changes."""
+POSTGRES_MIGRATION = _migration("DOUBLE PRECISION")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAccount:
+    seat: int
+    account_id: str
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's rating for one table size (Glicko-2 on the Glicko scale)."""
+
+    username: str
+    players: int
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One seat's rating before and after a rated match."""
+
+    seat: int
+    account_id: str
+    username: str
+    before: float
+    after: float
+    deviation: float
+    volatility: float
+    at: float
+
+
+T = TypeVar("T")
+
+
+def _rating(row: Any) -> RatingRow:
+    return RatingRow(str(row[0]), int(row[1]), row[2], row[3], row[4], int(row[5]))
+
+
+class RatingStatements:
+    """The rating methods of ``Store`` (see ``accounts_sql.AccountStatements``)."""
+
+    _placeholder = "?"
+
+    def _in_transaction(self, work: Callable[[Database], T], *, write: bool) -> T:
+        raise NotImplementedError
+
+    def table_accounts(self, table_id: str) -> list[SeatAccount]:
+        p = self._placeholder
+
+        def work(db: Database) -> list[SeatAccount]:
+            found = db.execute(
+                "SELECT s.seat, a.id, a.username FROM seats s JOIN accounts a"
+                f" ON a.id = s.account_id WHERE s.table_id = {p} ORDER BY s.seat",
+                (table_id,),
+            ).fetchall()
+            return [SeatAccount(int(r[0]), str(r[1]), str(r[2])) for r in found]
+
+        return self._in_transaction(work, write=False)
+
+    def ratings_of(self, account_ids: Sequence[str], players: int) -> dict[str, RatingRow]:
+        p = self._placeholder
+
+        def work(db: Database) -> dict[str, RatingRow]:
+            found = {}
+            for account_id in account_ids:
+                row = db.execute(
+                    "SELECT a.username, r.players, r.rating, r.deviation, r.volatility, r.games"
+                    " FROM ratings r JOIN accounts a ON a.id = r.account_id"
+                    f" WHERE r.account_id = {p} AND r.players = {p}",
+                    (account_id, players),
+                ).fetchone()
+                if row is not None:
+                    found[account_id] = _rating(row)
+            return found
+
+        return self._in_transaction(work, write=False)
+
+    def record_ratings(
+        self, table_id: str, number: int, players: int, changes: Sequence[RatingChange]
+    ) -> bool:
+        """Each change once (a second call for the same match writes nothing, False)."""
+        p = self._placeholder
+
+        def work(db: Database) -> bool:
+            wrote = False
+            for c in changes:
+                cursor = db.execute(
+                    "INSERT INTO rating_changes (table_id, number, account_id, seat, players,"
+                    " before, after, deviation, volatility, at)"
+                    f" VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}, {p})"
+                    " ON CONFLICT (table_id, number, account_id) DO NOTHING",
+                    (table_id, number, c.account_id, c.seat, players, c.before, c.after)
+                    + (c.deviation, c.volatility, c.at),
+                )
+                if cursor.rowcount != 1:
+                    continue
+                wrote = True
+                db.execute(
+                    "INSERT INTO ratings (account_id, players, rating, deviation, volatility,"
+                    f" games) VALUES ({p}, {p}, {p}, {p}, {p}, 1)"
+                    " ON CONFLICT (account_id, players) DO UPDATE SET rating = excluded.rating,"
+                    " deviation = excluded.deviation, volatility = excluded.volatility,"
+                    " games = ratings.games + 1",
+                    (c.account_id, players, c.after, c.deviation, c.volatility),
+                )
+            return wrote
+
+        return self._in_transaction(work, write=True)
+
+    def match_ratings(self, table_id: str, number: int) -> list[RatingChange]:
+        p = self._placeholder
+
+        def work(db: Database) -> list[RatingChange]:
+            found = db.execute(
+                "SELECT c.seat, c.account_id, a.username, c.before, c.after, c.deviation,"
+                " c.volatility, c.at FROM rating_changes c JOIN accounts a ON a.id = c.account_id"
+                f" WHERE c.table_id = {p} AND c.number = {p} ORDER BY c.seat",
+                (table_id, number),
+            ).fetchall()
+            return [RatingChange(int(r[0]), str(r[1]), str(r[2]), *r[3:]) for r in found]
+
+        return self._in_transaction(work, write=False)
+
+    def account_ratings(self, account_id: str) -> list[RatingRow]:
+        p = self._placeholder
+
+        def work(db: Database) -> list[RatingRow]:
+            found = db.execute(
+                "SELECT a.username, r.players, r.rating, r.deviation, r.volatility, r.games"
+                " FROM ratings r JOIN accounts a ON a.id = r.account_id"
+                f" WHERE r.account_id = {p} ORDER BY r.players",
+                (account_id,),
+            ).fetchall()
+            return [_rating(row) for row in found]
+
+        return self._in_transaction(work, write=False)
+
+    def rating_history(self, account_id: str, players: int, limit: int) -> list[RatingChange]:
+        """The account's latest rated matches at one table size, oldest first."""
+        p = self._placeholder
+
+        def work(db: Database) -> list[RatingChange]:
+            found = db.execute(
+                "SELECT c.seat, c.account_id, a.username, c.before, c.after, c.deviation,"
+                " c.volatility, c.at FROM rating_changes c JOIN accounts a ON a.id = c.account_id"
+                f" WHERE c.account_id = {p} AND c.players = {p} ORDER BY c.at DESC LIMIT {p}",
+                (account_id, players, limit),
+            ).fetchall()
+            return [RatingChange(int(r[0]), str(r[1]), str(r[2]), *r[3:]) for r in found][::-1]
+
+        return self._in_transaction(work, write=False)
+
+    def leaderboard(self, players: int, limit: int) -> list[RatingRow]:
+        p = self._placeholder
+
+        def work(db: Database) -> list[RatingRow]:
+            found = db.execute(
+                "SELECT a.username, r.players, r.rating, r.deviation, r.volatility, r.games"
+                " FROM ratings r JOIN accounts a ON a.id = r.account_id"
+                f" WHERE r.players = {p} ORDER BY r.rating DESC, a.username LIMIT {p}",
+                (players, limit),
+            ).fetchall()
+            return [_rating(row) for row in found]
+
+        return self._in_transaction(work, write=False)
