@@ -59,7 +59,8 @@ def test_settlements_in_words() -> None:
     names = ["Ann", "Bob", "Cy"]
     blocked = Outcome(Termination.BLOCKED, 0, 15, (3, 8, 10))
     assert explain_outcome(blocked, names) == (
-        "Blocked: totals 3, 8, 10; the lowest, 3, held by Ann, scores 8 + 10 − 3 = 15"
+        "Nobody can play on. Ann holds the fewest pips, 3, and scores the others' pips less"
+        " those: 8 + 10 − 3 = 15"
     )
     assert "8 + 10 − 3 = 15" in explain_outcome(blocked, names, "de")
     tie = Outcome(Termination.BLOCKED, None, 0, (3, 3, 10))
@@ -151,7 +152,7 @@ def test_a_domino_against_one_opponent_adds_nothing_up() -> None:
     """Two players: "scores 12", not "scores 12 = 12"."""
     domino = Outcome(Termination.DOMINO, 0, 12, (0, 12))
     assert explain_outcome(domino, ["Ann", "Bob"]) == (
-        "Domino: Ann went out; the other player holds 12, so Ann scores 12"
+        "Ann is out of tiles; the other player still holds 12 pips, so Ann scores 12"
     )
     assert explain_outcome(domino, ["Ann", "Bob"], "de").endswith("also erhält Ann 12")
 
