@@ -171,3 +171,49 @@ def test_a_clock_counts_down_and_the_bot_moves_when_it_runs_out(
     shot(page, f"clock-{lang}")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_on_a_phone_a_raised_tile_covers_neither_the_row_above_nor_the_header(
+    server: InProcessServer, browser: Any
+) -> None:
+    page = new_page(browser, "de", (360, 740))
+    page.goto(f"{server.url}/?lang=de")
+    page.click('[data-action="play-bot"]')
+    page.wait_for_selector('#app[data-my-turn="true"]')
+    for _ in range(6):  # draw until the hand wraps onto a second row
+        tops = page.evaluate(
+            "[...document.querySelectorAll('#hand [data-hand-tile]')].map((t) => t.offsetTop)"
+        )
+        if len(set(tops)) > 1:
+            break
+        if page.locator("#draw-button:not([disabled])").count() == 0:
+            pytest.skip("no draw left to make the hand wrap")  # pragma: no cover
+        page.click("#draw-button")
+        page.wait_for_selector('#app[data-my-turn="true"]')
+        page.wait_for_timeout(300)
+    tiles = page.locator("#hand [data-hand-tile]")
+    last = tiles.nth(tiles.count() - 1)
+    last.click()  # chosen: raised the most
+    page.wait_for_timeout(400)
+    layout = page.evaluate(
+        """() => {
+          const box = (n) => n.getBoundingClientRect();
+          const tiles = [...document.querySelectorAll('#hand [data-hand-tile]')];
+          const head = box(document.querySelector('#rack .rack-head'));
+          const rows = [...new Set(tiles.map((t) => t.offsetTop))].sort((a, b) => a - b);
+          const first = tiles.filter((t) => t.offsetTop === rows[0]);
+          const second = tiles.filter((t) => t.offsetTop !== rows[0]);
+          return {
+            rows: rows.length,
+            head: head.bottom,
+            firstTop: Math.min(...first.map((t) => box(t).top)),
+            firstBottom: Math.max(...first.map((t) => box(t).bottom)),
+            secondTop: Math.min(...second.map((t) => box(t).top)),
+          };
+        }"""
+    )
+    assert layout["rows"] >= 2, layout
+    assert layout["firstTop"] >= layout["head"], layout  # the header stays readable
+    assert layout["secondTop"] >= layout["firstBottom"], layout  # no tile over the row above
+    shot(page, "phone-hand-de-360")
+    page.context.close()
