@@ -228,8 +228,15 @@ def test_a_person_away_on_their_turn_is_played_for_after_away_seconds() -> None:
     assert early.state is gone
     late = due(gone, NOW + 66, fresh=1)
     assert mover in late.state.away and effects_of(late, AskBot)
-    back = run(late.state, i.Arrive(), mover, NOW + 70)
+    match = late.state.match
+    assert match is not None
+    played = run(
+        late.state, i.BotMove(0, late.state.seq, match.legal_actions()[0]), mover, NOW + 67
+    )
+    assert played.state.away_moves[mover] == 1  # counted, so that they are told on return
+    back = run(played.state, i.Arrive(), mover, NOW + 70)
     assert mover not in back.state.away  # the bot stops playing for them
+    assert back.state.away_moves[mover] == 1
 
 
 def test_a_host_gone_from_the_lobby_hands_over_after_the_grace() -> None:

@@ -317,6 +317,7 @@ def state_message(
             "rated": table.rated,
             "move_seconds": table.move_seconds,
             "clock": clock_entry(table, now),
+            "away_moves": list(table.away_moves),
             "match_number": len(table.matches),
             "seats": [seat_entry(table, s, lang, connected) for s in table.seats],
             "bots_offered": list(bots.OFFERED),

@@ -101,6 +101,8 @@ class TableState:
     """The seat whose time ran out: the medium bot makes that one move for it."""
     clock_moves: tuple[int, ...] = ()
     """Per seat: the moves of this match the bot made because that seat's time ran out."""
+    away_moves: tuple[int, ...] = ()
+    """Per seat: the moves of this match the bot made while that person was away."""
     seq: int = 0
     """Actions played in the current match."""
     version: int = 0
@@ -132,6 +134,7 @@ class TableState:
             ("left_at", None),
             ("addresses", None),
             ("clock_moves", 0),
+            ("away_moves", 0),
         ):
             if not getattr(self, name):
                 object.__setattr__(self, name, (default,) * n)
@@ -267,6 +270,7 @@ class TableState:
                 "move_seconds": self.move_seconds,
                 "timed_out": self.timed_out,
                 "clock_moves": list(self.clock_moves),
+                "away_moves": list(self.away_moves),
             },
             separators=(",", ":"),
         )
@@ -379,6 +383,7 @@ def _saved(
         "move_seconds": clock if clock in MOVE_SECONDS else 0,
         "timed_out": timed_out if timed_out in humans else None,
         "clock_moves": _number_list(saved.get("clock_moves"), players, int, 0),
+        "away_moves": _number_list(saved.get("away_moves"), players, int, 0),
     }
 
 

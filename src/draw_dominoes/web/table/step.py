@@ -182,10 +182,14 @@ def _bot_move(
     if action not in match.legal_actions():
         raise UserError("illegal", reason=IllegalActionError(f"{action}", "illegal"))
     if seat == state.timed_out:  # counted, so that the player is told
-        counted = list(state.clock_moves)
-        counted[seat] += 1
-        state = dataclasses.replace(state, clock_moves=tuple(counted))
+        state = dataclasses.replace(state, clock_moves=_counted(state.clock_moves, seat))
+    elif seat in state.away:
+        state = dataclasses.replace(state, away_moves=_counted(state.away_moves, seat))
     return _play(state, seat, match, action, now)
+
+
+def _counted(counts: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    return tuple(n + 1 if s == seat else n for s, n in enumerate(counts))
 
 
 def _play(state: TableState, seat: int, match: Match, action: Action, now: float) -> TableState:
@@ -227,6 +231,7 @@ def _deal(state: TableState, now: float, fresh: int) -> TableState:
         turn_since=now,
         timed_out=None,
         clock_moves=(0,) * state.players,
+        away_moves=(0,) * state.players,
     )
 
 

@@ -105,11 +105,17 @@ window.setInterval(() => {
   }
 }, 500);
 
-/** Said for as long as the match lasts: how often the bot moved for you at the clock. */
+/** Said for as long as the match lasts: how often the bot moved for you at the clock,
+ * and while you were away (you have your seat back as soon as you are here). */
 export function clockNote(message) {
+  const you = message.you;
+  if (you === null) return null;
   const clock = message.table.clock;
-  const count = clock && message.you !== null ? clock.bot_moves[message.you] : 0;
-  if (!count) return null;
-  return el("p", { id: "clock-note", class: "clock-note muted" },
-    count === 1 ? t("clock_bot_moves_one") : t("clock_bot_moves_many", { count }));
+  const timed = clock ? clock.bot_moves[you] : 0;
+  const away = (message.table.away_moves || [])[you] || 0;
+  const notes = [];
+  if (timed) notes.push(timed === 1 ? t("clock_bot_moves_one") : t("clock_bot_moves_many", { count: timed }));
+  if (away) notes.push(away === 1 ? t("away_bot_moves_one") : t("away_bot_moves_many", { count: away }));
+  if (!notes.length) return null;
+  return el("p", { id: "clock-note", class: "clock-note muted" }, notes.join(" "));
 }
