@@ -217,3 +217,51 @@ def test_on_a_phone_a_raised_tile_covers_neither_the_row_above_nor_the_header(
     assert layout["secondTop"] >= layout["firstBottom"], layout  # no tile over the row above
     shot(page, "phone-hand-de-360")
     page.context.close()
+
+
+def test_quick_chat_phrases_reach_the_other_player_translated_and_can_be_muted(
+    server: InProcessServer, browser: Any
+) -> None:
+    ann = new_page(browser, "en", (1366, 900))
+    ann.goto(f"{server.url}/?lang=en")
+    ann.wait_for_selector("#create-form")
+    ann.fill("#name", "Ann")
+    ann.select_option("#players", "2")
+    ann.select_option("#seat-1", "")
+    ann.click("#create-button")
+    ann.wait_for_selector("#invite-link")
+    invite = ann.input_value("#invite-link")
+    bea = new_page(browser, "de", (390, 844))
+    bea.goto(invite)
+    bea.wait_for_selector("#join-form")
+    bea.fill("#join-name", "Bea")
+    bea.click("#join-button")
+    ann.wait_for_selector('[data-action="start"]:not([disabled])')
+    ann.click('[data-action="start"]')
+    for page in (ann, bea):
+        page.wait_for_selector('#app[data-status="playing"]')
+    ann.click("#chat summary")
+    ann.click('[data-phrase="good_game"]')
+    bubble = bea.locator('.chat-bubble[data-chat-seat="0"]')
+    bubble.wait_for()
+    assert bubble.inner_text() == "Gutes Spiel!"  # said in the reader's language
+    ann.locator('.chat-bubble[data-chat-seat="0"]').wait_for()  # and shown at one's own seat
+    no_axe_violations(bea, "a phrase at the table")
+    shot(bea, "chat-de-390")
+    ann.click('[data-phrase="oops"]')  # too soon after the last: refused, nothing shown
+    bea.wait_for_timeout(800)
+    assert bea.locator('.chat-bubble[data-chat-seat="0"]').inner_text() == "Gutes Spiel!"
+    bea.click('[data-mute="0"]')
+    assert bea.locator('[data-mute="0"]').get_attribute("aria-pressed") == "true"
+    ann.wait_for_timeout(3200)
+    ann.click('[data-phrase="thanks"]')
+    ann.locator('.chat-bubble[data-chat-seat="0"]', has_text="Thanks!").wait_for()
+    bea.wait_for_timeout(1000)
+    assert bea.locator('.chat-bubble[data-chat-seat="0"]').count() == 0  # muted here
+    watcher = new_page(browser, "en", (1366, 900))
+    watcher.goto(invite)
+    watcher.wait_for_selector("#spectating")
+    assert watcher.locator("#chat").count() == 0  # spectators listen only
+    assert not ann.errors and not bea.errors  # type: ignore[attr-defined]
+    for page in (ann, bea, watcher):
+        page.context.close()

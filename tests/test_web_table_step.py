@@ -434,3 +434,36 @@ def test_a_clock_is_chosen_at_creation_and_kept_by_the_store(tmp_path: Path) -> 
     loaded = from_row(row, TIMING, NOW)
     assert (loaded.move_seconds, loaded.rated, loaded.timed_out) == (30, True, None)
     store.close()
+
+
+def test_quick_chat_is_set_phrases_from_seats_and_not_too_fast() -> None:
+    state = started()
+    assert i.parse({"type": "chat", "phrase": "good_game"}) == i.Chat("good_game")
+    bad_phrases: list[dict[str, object]] = [
+        {"type": "chat", "phrase": "you are bad"},
+        {"type": "chat"},
+        {"type": "chat", "phrase": 5},
+    ]
+    for bad in bad_phrases:
+        with pytest.raises(UserError) as refused:
+            i.parse(bad)
+        assert refused.value.code == "bad_phrase"
+    with pytest.raises(UserError) as watching:
+        run(state, i.Chat("hello"), None)
+    assert watching.value.code == "not_seated"
+    said = run(state, i.Chat("hello"), 1, NOW + 1)
+    assert said.state.chat == ((1, "hello", NOW + 1),) and effects_of(said, Publish)
+    with pytest.raises(UserError) as fast:
+        run(said.state, i.Chat("oops"), 1, NOW + 2)
+    assert fast.value.code == "chat_too_fast"
+    other = run(said.state, i.Chat("thanks"), 0, NOW + 2).state  # the other seat may
+    chatty = other
+    for n in range(6):
+        chatty = run(chatty, i.Chat("oops"), 0, NOW + 10 + 4 * n).state if n < 5 else chatty
+    with pytest.raises(UserError):  # six in a minute, at most
+        run(chatty, i.Chat("oops"), 0, NOW + 40)
+    assert len(chatty.chat) == 6  # the table keeps the latest few
+    stored = from_row(
+        dataclasses.replace(chatty.row(), state=chatty.stored_json()), TIMING, NOW + 50
+    )
+    assert stored.chat == chatty.chat

@@ -17,6 +17,7 @@ from ..round import Round
 from .encoding import encode
 from .runtime.live import Connection, LiveTable
 from .table import Seat, TableState, UserError
+from .table_facts import chat_entries, clock_entry
 
 __all__ = [
     "LINE_HEIGHTS",
@@ -264,23 +265,6 @@ def presence_text(table: TableState) -> str:
     )
 
 
-def clock_entry(table: TableState, now: float) -> dict[str, Any] | None:
-    """The clock of the person to move (a table with a clock): the seat, the seconds left,
-    and the seat whose time has just run out (the medium bot moves for it)."""
-    if not table.move_seconds:
-        return None
-    due = table.clock_due()
-    match = table.match
-    seat = match.current_player if match is not None and not match.is_over else None
-    left = None if due is None else round(max(0.0, due - now), 1)
-    return {
-        "seat": seat,
-        "seconds_left": left,
-        "timed_out": table.timed_out,
-        "bot_moves": list(table.clock_moves),
-    }
-
-
 def seat_entry(
     table: TableState, seat: Seat, lang: str, connected: tuple[bool, ...]
 ) -> dict[str, Any]:
@@ -318,6 +302,7 @@ def state_message(
             "move_seconds": table.move_seconds,
             "clock": clock_entry(table, now),
             "away_moves": list(table.away_moves),
+            "chat": chat_entries(table, now),
             "match_number": len(table.matches),
             "seats": [seat_entry(table, s, lang, connected) for s in table.seats],
             "bots_offered": list(bots.OFFERED),

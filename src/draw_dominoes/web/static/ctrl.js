@@ -250,6 +250,7 @@ export class TableCtrl {
   }
 
   rematch() { this.send({ type: "rematch" }); }
+  chat(phrase) { this.send({ type: "chat", phrase }); }
   start() { this.send({ type: "start" }); }
   configureSeat(seat, level) { this.send({ type: "seat", seat, level }); }
   setPublic(value) { this.send({ type: "visibility", public: value }); }

@@ -9,11 +9,13 @@ from ...actions import Action, parse_action
 from .errors import UserError
 
 __all__ = [
+    "CHAT_PHRASES",
     "Act",
     "AllowHints",
     "Arrive",
     "AskHint",
     "BotMove",
+    "Chat",
     "ClientIntent",
     "ConfigureSeat",
     "Continue",
@@ -100,6 +102,15 @@ class Rename:
     name: object
 
 
+CHAT_PHRASES = ("hello", "good_game", "well_played", "thanks", "oops", "one_moment")
+"""Quick chat is these phrases only, translated for each reader: nothing to moderate."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    phrase: str
+
+
 ClientIntent = (
     Hello
     | Ping
@@ -112,6 +123,7 @@ ClientIntent = (
     | AskHint
     | ConfigureSeat
     | Rename
+    | Chat
 )
 
 
@@ -194,6 +206,11 @@ def parse(message: dict[str, Any]) -> ClientIntent:
         return ConfigureSeat(message.get("seat"), message.get("level"))
     if kind == "rename":
         return Rename(message.get("name"))
+    if kind == "chat":
+        phrase = message.get("phrase")
+        if phrase not in CHAT_PHRASES:
+            raise UserError("bad_phrase")
+        return Chat(str(phrase))
     raise UserError("unknown_type")
 
 
@@ -211,6 +228,7 @@ _KINDS: dict[str, type[Any]] = {
         AskHint,
         ConfigureSeat,
         Rename,
+        Chat,
         Join,
         Arrive,
         Leave,

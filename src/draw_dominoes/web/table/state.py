@@ -13,6 +13,7 @@ from ...actions import parse_action
 from ...match import Match
 from ...rules import RULES
 from ..stores.base import SaveAction, SaveMatch, SaveSeat, SaveTable, SeatRow, TableRow, Write
+from .intents import CHAT_PHRASES
 
 __all__ = [
     "AWAY_LEVEL",
@@ -103,6 +104,8 @@ class TableState:
     """Per seat: the moves of this match the bot made because that seat's time ran out."""
     away_moves: tuple[int, ...] = ()
     """Per seat: the moves of this match the bot made while that person was away."""
+    chat: tuple[tuple[int, str, float], ...] = ()
+    """The latest quick-chat phrases: (seat, phrase, when), oldest first."""
     seq: int = 0
     """Actions played in the current match."""
     version: int = 0
@@ -271,6 +274,7 @@ class TableState:
                 "timed_out": self.timed_out,
                 "clock_moves": list(self.clock_moves),
                 "away_moves": list(self.away_moves),
+                "chat": [list(said) for said in self.chat],
             },
             separators=(",", ":"),
         )
@@ -334,6 +338,18 @@ def _matches_of(row: TableRow) -> tuple[Match, ...]:
     return tuple(matches)
 
 
+def _chat_of(value: Any, players: int) -> tuple[tuple[int, str, float], ...]:
+    """The stored phrases that are well formed (seat, phrase, time); the rest dropped."""
+    kept = []
+    for item in value if isinstance(value, list) else ():
+        if isinstance(item, list) and len(item) == 3:
+            seat, phrase, at = item
+            timed = isinstance(at, int | float) and not isinstance(at, bool)
+            if type(seat) is int and 0 <= seat < players and phrase in CHAT_PHRASES and timed:
+                kept.append((seat, str(phrase), float(at)))
+    return tuple(kept)
+
+
 def _number_list(value: Any, players: int, kind: type, default: Any) -> tuple[Any, ...]:
     if not isinstance(value, list) or len(value) != players:
         return (default,) * players
@@ -384,6 +400,7 @@ def _saved(
         "timed_out": timed_out if timed_out in humans else None,
         "clock_moves": _number_list(saved.get("clock_moves"), players, int, 0),
         "away_moves": _number_list(saved.get("away_moves"), players, int, 0),
+        "chat": _chat_of(saved.get("chat"), players),
     }
 
 

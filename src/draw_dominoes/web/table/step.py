@@ -92,6 +92,8 @@ def step(
             new = state
         case i.ConfigureSeat(target, level):
             new = _configure(state, _seated(seat), target, level)
+        case i.Chat(phrase):
+            new = _chat(state, _seated(seat), phrase, now)
         case i.Rename(name):
             mine = state.seats[_seated(seat)]
             new = _with_seat(state, dataclasses.replace(mine, name=display_name(name)))
@@ -186,6 +188,18 @@ def _bot_move(
     elif seat in state.away:
         state = dataclasses.replace(state, away_moves=_counted(state.away_moves, seat))
     return _play(state, seat, match, action, now)
+
+
+CHAT_KEPT, CHAT_GAP, CHAT_PER_MINUTE = 6, 3.0, 6
+"""The phrases a table keeps; a seat says at most one every CHAT_GAP seconds and
+CHAT_PER_MINUTE in a minute."""
+
+
+def _chat(state: TableState, seat: int, phrase: str, now: float) -> TableState:
+    mine = [at for s, _, at in state.chat if s == seat]
+    if (mine and now - mine[-1] < CHAT_GAP) or sum(now - at < 60 for at in mine) >= CHAT_PER_MINUTE:
+        raise UserError("chat_too_fast")
+    return dataclasses.replace(state, chat=(*state.chat, (seat, phrase, now))[-CHAT_KEPT:])
 
 
 def _counted(counts: tuple[int, ...], seat: int) -> tuple[int, ...]:

@@ -6,6 +6,7 @@ import { showLine, endName, describeMoves } from "../line.js";
 import { tileClick, rackKeys, dragStart, bindMarker } from "../input.js";
 import { topBar, seatNotes, opponentName, avatar, hintTag, clockOf, clockNote } from "./common.js";
 import { renderLog, renderSheet } from "./log.js";
+import { chatBar, chatBubble, muteButton } from "./chat.js";
 
 export function feltBox() {
   return document.querySelector("#felt .line-box");
@@ -47,7 +48,8 @@ function opponentPositions(message) {
   return others.map((seat, i) => ({ seat, place: places[i] }));
 }
 
-function renderOpponent(message, seat, place, last) {
+function renderOpponent(ctrl, seat, place, last) {
+  const message = ctrl.state;
   const info = message.table.seats[seat];
   const { view } = message;
   const count = view.hand_sizes[seat];
@@ -67,7 +69,7 @@ function renderOpponent(message, seat, place, last) {
   el("div", { class: "backs", "aria-label": t("tiles_count", { count }), role: "img" },
     Array.from({ length: shown }, () => el("span", { class: "back" })),
     count > shown ? el("span", { class: "more" }, `+${count - shown}`) : null),
-  doing);
+  doing, chatBubble(message, seat), muteButton(ctrl, seat));
 }
 
 export function renderPlay(ctrl) {
@@ -103,7 +105,7 @@ export function renderPlay(ctrl) {
   grid.append(felt);
   if (you !== null) grid.append(renderActions(ctrl, myTurn));
   for (const { seat, place } of opponentPositions(message)) {
-    grid.append(renderOpponent(message, seat, place, last));
+    grid.append(renderOpponent(ctrl, seat, place, last));
   }
   wrap.append(grid);
   if (you === null) wrap.append(el("p", { id: "spectating", class: "muted" }, t("spectating")));
@@ -134,7 +136,7 @@ function renderRack(ctrl, myTurn) {
       el("span", { class: "rack-name" }, info.name),
       el("span", { class: "opp-score" }, t("seat_score", { score: view.scores[message.you] })),
       el("p", { id: "turn", class: myTurn ? "turn my-turn" : "turn", role: "status" }, turnText),
-      clockOf(message, message.you), clockNote(message)));
+      clockOf(message, message.you), clockNote(message), chatBubble(message, message.you)));
   const hand = el("div", { id: "hand", class: "hand", role: "group", "aria-labelledby": "hand-heading" });
   for (const tile of view.hand) {
     const ends = ctrl.fitsOf(tile);
@@ -196,6 +198,9 @@ function renderActions(ctrl, myTurn) {
   }
   if (myTurn && !actions.includes("draw") && !actions.includes("pass")) {
     bar.append(el("p", { class: "hint" }, ctrl.selected ? t("hint_selected") : t("select_hint")));
+  }
+  if (ctrl.state.table.seats.some((s) => s.kind === "human" && s.seat !== ctrl.state.you)) {
+    bar.append(chatBar(ctrl));  // said to people only: bots do not listen
   }
   return bar;
 }
