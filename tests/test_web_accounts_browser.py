@@ -265,3 +265,27 @@ def test_quick_chat_phrases_reach_the_other_player_translated_and_can_be_muted(
     assert not ann.errors and not bea.errors  # type: ignore[attr-defined]
     for page in (ann, bea, watcher):
         page.context.close()
+
+
+def test_play_now_seats_two_browsers_at_one_table(server: InProcessServer, browser: Any) -> None:
+    ann = new_page(browser, "en", (1366, 900))
+    bea = new_page(browser, "de", (390, 844))
+    for page, name in ((ann, "Ann"), (bea, "Bea")):
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#play-now-form")
+        page.fill("#name", name)
+        page.uncheck("#play-now-bots")
+    ann.click('[data-action="play-now"]')
+    ann.wait_for_selector("#play-now-status:not(:empty)")
+    no_axe_violations(ann, "waiting for a table")
+    shot(ann, "play-now-waiting-en")
+    bea.click('[data-action="play-now"]')
+    for page in (ann, bea):
+        page.wait_for_url("**/t/**")
+        page.wait_for_selector("#hand [data-hand-tile]")  # each at their own seat
+    assert ann.url == bea.url
+    names = bea.locator(".scoreboard").inner_text()
+    assert "Ann" in names
+    assert not ann.errors and not bea.errors  # type: ignore[attr-defined]
+    ann.context.close()
+    bea.context.close()

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .limits import Refused, address_key
 from .metrics import Counts, Metrics
-from .routes import accounts, api, ops, pages, play, profiles, ratings
+from .routes import accounts, api, ops, pages, play, play_now, profiles, ratings
 from .routes.deps import (
     Budgets,
     Services,
@@ -210,7 +210,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, malformed)
     app.add_exception_handler(Exception, server_fault)
     routers = [pages.router, profiles.router, ops.router, api.router, accounts.router]
-    routers += [ratings.router, play.router]
+    routers += [ratings.router, play_now.router, play.router]
     for router in routers:
         app.include_router(router)
     return app

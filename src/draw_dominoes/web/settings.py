@@ -159,6 +159,11 @@ class Settings:
         " another (by default it moves there, and nothing of it crosses the bus)",
         group="processes",
     )
+    bot_wait: float = option(
+        20.0,
+        "play now: seconds a person who agreed to bots waits for people before bots fill the table",
+        metavar="SECONDS",
+    )
     debug: bool = option(False, "serve the API documentation at /docs")
     allow_seeds: bool = option(
         False, "for tests only: let clients choose a table's seed, so its deal is predictable"

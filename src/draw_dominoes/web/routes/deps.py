@@ -64,6 +64,7 @@ STATUSES = {
     "unknown_player": 404,
     "sign_in_limited": 429,
     "rated_needs_account": 403,
+    "unknown_ticket": 404,
 }
 
 

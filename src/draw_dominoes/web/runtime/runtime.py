@@ -255,18 +255,22 @@ class TableRuntime(Presence, FinishedMatches):
         hints: object = False,
         rated: object = False,
         move_seconds: object = 0,
+        *,
+        table_id: str | None = None,
+        token_hash: str | None = None,
     ) -> tuple[LiveTable, str]:
-        """A new table, stored and leased to this process; the creator holds seat 0."""
-        token = secrets.token_urlsafe(18)
+        """A new table, stored and leased to this process; the creator holds seat 0 (with
+        a new token, or with ``token_hash``'s: then the token returned is empty)."""
+        token = "" if token_hash is not None else secrets.token_urlsafe(18)
         first_seed = self._seed_from(seed)
         while True:
             state = new_table(
-                secrets.token_urlsafe(6),
+                table_id or secrets.token_urlsafe(6),
                 players,
                 host_name,
                 bot_levels,
                 first_seed=first_seed,
-                token_hash=hash_token(token),
+                token_hash=token_hash or hash_token(token),
                 address=address,
                 public=public,
                 hints=hints,
@@ -279,6 +283,8 @@ class TableRuntime(Presence, FinishedMatches):
                 self.store.create_table(state.row())
                 break
             except StaleWrite:  # the id exists: draw another
+                if table_id is not None:
+                    raise UserError("unavailable") from None
                 continue
             except StoreUnavailable:
                 raise UserError("unavailable") from None

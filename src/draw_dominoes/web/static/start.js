@@ -2,6 +2,7 @@
 
 import { app, el, t, levelName, levelAbout, postJSON, storedName, defaultName, replace, tileImage } from "./core.js";
 import { renderAccount } from "./account.js";
+import { renderPlayNow } from "./play_now.js";
 
 let listTimer = null;
 
@@ -175,6 +176,7 @@ export function renderStart() {
     el("div", { class: "start-grid" },
       el("section", { class: "card", id: "account", "aria-labelledby": "account-heading" },
         el("h2", { id: "account-heading" }, t("account_loading"))),
+      el("section", { class: "card", id: "play-now", "aria-labelledby": "play-now-heading" }),
       el("form", { id: "create-form", class: "card", onsubmit: createFromForm, "aria-labelledby": "create-heading" },
         el("h2", { id: "create-heading" }, t("create_heading")),
         el("p", { class: "field" }, el("label", { for: "players" }, t("players_label")), players),
@@ -196,6 +198,7 @@ export function renderStart() {
         el("h2", { id: "public-heading" }, t("public_heading")),
         el("ul", { id: "public-list", class: "public-list" }, el("li", { class: "empty" }, t("public_loading"))))));
   renderAccount(document.getElementById("account"));
+  renderPlayNow(document.getElementById("play-now"));
   refreshTables();
   window.clearInterval(listTimer);
   listTimer = window.setInterval(refreshTables, 8000);

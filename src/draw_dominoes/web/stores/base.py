@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .ratings_sql import RatingChange, RatingRow, SeatAccount
+    from .seeking_sql import SeekRow
 
 __all__ = [
     "ANONYMOUS",
@@ -314,6 +315,20 @@ class Store(Protocol):
     def rating_history(self, account_id: str, players: int, limit: int) -> list[RatingChange]: ...
 
     def leaderboard(self, players: int, limit: int) -> list[RatingRow]: ...
+
+    # ------------------------------------------------------------ play now
+
+    def seek(self, row: SeekRow) -> None:
+        """Wait for a table (a new ticket)."""
+
+    def seeker(self, ticket_hash: str) -> SeekRow | None: ...
+
+    def take_group(
+        self, ticket_hash: str, now: float, bot_wait: float, table_id: str
+    ) -> list[SeekRow]:
+        """Pair the ticket with others waiting for the same table, in one transaction."""
+
+    def cancel_seek(self, ticket_hash: str) -> bool: ...
 
     # ------------------------------------------------------------ leases
 

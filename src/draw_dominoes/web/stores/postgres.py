@@ -23,7 +23,7 @@ import psycopg
 from psycopg import errors
 from psycopg.conninfo import conninfo_to_dict
 
-from . import accounts_sql, ratings_sql
+from . import accounts_sql, ratings_sql, seeking_sql
 from .base import (
     LobbyRow,
     SaveAction,
@@ -88,7 +88,9 @@ def connect(
     )
 
 
-class PostgresStore(accounts_sql.AccountStatements, ratings_sql.RatingStatements):
+class PostgresStore(
+    accounts_sql.AccountStatements, ratings_sql.RatingStatements, seeking_sql.SeekStatements
+):
     """One connection (used by one thread at a time), replaced when it breaks."""
 
     def __init__(

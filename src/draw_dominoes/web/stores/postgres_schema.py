@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import ratings_sql
+from . import ratings_sql, seeking_sql
 from .accounts_sql import POSTGRES_MIGRATION
 
 __all__ = ["MARKER", "MIGRATIONS", "SCHEMA_VERSIONS"]
@@ -80,5 +80,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _VERSION_2,
     POSTGRES_MIGRATION,
     ratings_sql.POSTGRES_MIGRATION,
+    seeking_sql.POSTGRES_MIGRATION,
 )
 """Migration ``n`` (from 1) is ``MIGRATIONS[n - 1]``; each runs in one transaction."""

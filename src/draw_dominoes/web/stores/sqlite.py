@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import accounts_sql, ratings_sql
+from . import accounts_sql, ratings_sql, seeking_sql
 from .base import (
     LobbyRow,
     SaveAction,
@@ -103,6 +103,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     _VERSION_2,
     accounts_sql.SQLITE_MIGRATION,
     ratings_sql.SQLITE_MIGRATION,
+    seeking_sql.SQLITE_MIGRATION,
 )
 """Migration ``n`` (from 1) is ``MIGRATIONS[n - 1]``; each runs in one transaction."""
 
@@ -117,7 +118,9 @@ def unusable(path: str | Path, error: sqlite3.DatabaseError) -> StoreError:
     return StoreError(str(path), f"{reason}; {ADVICE}")
 
 
-class SqliteStore(accounts_sql.AccountStatements, ratings_sql.RatingStatements):
+class SqliteStore(
+    accounts_sql.AccountStatements, ratings_sql.RatingStatements, seeking_sql.SeekStatements
+):
     """One SQLite file; one connection, used by one thread at a time (a lock)."""
 
     def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
