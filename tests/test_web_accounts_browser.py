@@ -289,3 +289,21 @@ def test_play_now_seats_two_browsers_at_one_table(server: InProcessServer, brows
     assert not ann.errors and not bea.errors  # type: ignore[attr-defined]
     ann.context.close()
     bea.context.close()
+
+
+def test_a_guest_finds_the_running_matches_of_this_browser(
+    server: InProcessServer, browser: Any
+) -> None:
+    page = new_page(browser, "en", (1366, 900))
+    page.goto(f"{server.url}/")
+    page.select_option("#play-level", "greedy")
+    page.click('[data-action="play-bot"]')
+    page.wait_for_selector('#app[data-status="playing"]')
+    table_id = page.url.rsplit("/", 1)[-1]
+    page.goto(f"{server.url}/")
+    row = page.locator(f'#guest-games [data-game="{table_id}"]')
+    row.wait_for()
+    assert "Bot 2 (easy)" in row.inner_text()  # a bot by its level
+    row.locator("a").click()
+    page.wait_for_selector("#hand [data-hand-tile]")
+    page.context.close()

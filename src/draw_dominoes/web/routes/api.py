@@ -165,7 +165,14 @@ async def table_info(table_id: str, request: Request, services: ServicesDep) -> 
             "status": state.status,
             "public": state.public,
             "host_seat": state.host,
-            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name} for s in state.seats],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": present.seat_name(s, request_lang(request)),
+                }
+                for s in state.seats
+            ],
             "finished_matches": [n for n, m in enumerate(state.matches) if m.is_over],
         }
     )

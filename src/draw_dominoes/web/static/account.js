@@ -88,6 +88,33 @@ function gamesList(me) {
   ];
 }
 
+/** A guest's running matches in this browser (the seats it holds tokens of), newest
+ * first: so that a guest with matches against bots running can go back to them. */
+async function guestGames() {
+  const ids = Object.keys(localStorage).filter((k) => k.startsWith("dd_token_")).map((k) => k.slice(9)).slice(-10);
+  const found = [];
+  for (const id of ids.reverse()) {
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(id)}`);
+      if (!response.ok) continue;
+      const table = await response.json();
+      if (table.status !== "over") found.push(table);
+    } catch { /* leave it out */ }
+  }
+  return found;
+}
+
+function guestList(tables) {
+  if (!tables.length) return null;
+  return el("div", { id: "guest-games" },
+    el("h3", {}, t("games_in_browser")),
+    el("ul", { class: "public-list" }, tables.map((table) => el("li", { class: "game-row", "data-game": table.id, "data-status": table.status },
+      el("div", { class: "public-facts" },
+        el("strong", {}, t("games_against", { names: table.seats.filter((s) => s.kind !== "open").map((s) => s.name).join(", ") })),
+        el("span", { class: "age" }, t(`games_status_${table.status}`))),
+      el("a", { class: "button", href: `/t/${table.id}` }, t("games_resume"))))));
+}
+
 /** The card: forms for a guest, the player's name and games once signed in. */
 export async function renderAccount(card) {
   const me = await fetchMe();
@@ -104,6 +131,8 @@ export async function renderAccount(card) {
         onclick: () => { card.dataset.kind = other; again(); } },
       t(other === "up" ? "account_to_sign_up" : "account_to_sign_in"))),
       el("p", {}, el("a", { href: "/leaderboard" }, t("nav_leaderboard"))));
+    const list = guestList(await guestGames());
+    if (list && card.isConnected && !card.dataset.signedIn) card.append(list);
     return;
   }
   card.dataset.signedIn = me.username;
