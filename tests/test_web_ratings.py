@@ -1,16 +1,22 @@
 """Ratings of rated matches: Glicko-2 against the worked example of Glickman's paper and
-its properties over many ratings and results; matches of two to four seats rated by pairs."""
+its properties over many ratings and results; matches of two to four seats rated by pairs;
+the bot levels' fixed ratings."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import random
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from draw_dominoes import bots
 from draw_dominoes.web.ratings import (
+    LEVEL_RATINGS,
     MAX_DEVIATION,
     PROVISIONAL_DEVIATION,
     Rating,
@@ -289,3 +295,60 @@ def test_provisional_above_110() -> None:
     assert provisional(Rating(deviation=110.01))
     assert not provisional(Rating(deviation=PROVISIONAL_DEVIATION))
     assert not provisional(Rating(deviation=60))
+
+
+# ------------------------------------------------------------------ the levels' ratings
+
+LADDER = {  # benchmarks/bot_ladder.py, seed 1: the row level's match wins of the matches
+    ("easy", "beginner"): (391.0, 400),
+    ("medium", "easy"): (224.0, 400),
+    ("strong", "medium"): (287.0, 300),
+    ("expert", "strong"): (175.0, 300),
+    ("medium", "beginner"): (195.0, 200),
+    ("strong", "easy"): (196.0, 200),
+    ("expert", "medium"): (195.0, 200),
+}
+
+
+def load_ladder() -> ModuleType:
+    path = Path(__file__).parent.parent / "benchmarks" / "bot_ladder.py"
+    spec = importlib.util.spec_from_file_location("bot_ladder", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_level_has_a_fixed_rating_in_order_of_strength() -> None:
+    assert list(LEVEL_RATINGS) == list(bots.LEVELS)
+    ratings = [r.rating for r in LEVEL_RATINGS.values()]
+    assert ratings == sorted(set(ratings))
+    assert LEVEL_RATINGS["beginner"].rating == 1000
+    assert not any(provisional(r) for r in LEVEL_RATINGS.values())
+
+
+def test_the_levels_ratings_are_the_fit_of_the_ladders_results() -> None:
+    """The constants, rounded, are what the ladder's script fits to its recorded results."""
+    fitted = load_ladder().fit(LADDER, list(bots.LEVELS), "beginner", 1000.0)
+    for level, rating in LEVEL_RATINGS.items():
+        value, _, deviation = fitted[level]
+        assert (rating.rating, rating.deviation) == (round(value), round(deviation))
+
+
+def test_the_fit_finds_ratings_it_was_given() -> None:
+    """Results exactly as the logistic model expects give back the model's ratings."""
+    truth = {"a": 1000.0, "b": 1300.0, "c": 1450.0}
+    results = {}
+    for row, column in [("b", "a"), ("c", "b"), ("c", "a")]:
+        expected = 1 / (1 + 10 ** ((truth[column] - truth[row]) / 400))
+        results[(row, column)] = (1000 * expected, 1000)
+    fitted = load_ladder().fit(results, list(truth), "a", 1000.0)
+    for name, rating in truth.items():
+        assert fitted[name][0] == pytest.approx(rating)
+
+
+def test_a_level_keeps_its_rating_in_a_rated_match() -> None:
+    strong = LEVEL_RATINGS["strong"]
+    person, bot = rate_match([Rating(), strong], [101, 80], fixed=[False, True])
+    assert bot is strong
+    assert person.rating > 2000 and person.deviation > 300  # a surprise, so little learnt
