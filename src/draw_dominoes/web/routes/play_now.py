@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from ... import bots
+from ...rules import RULES
 from ..runtime.play_now import seat_group
 from ..stores.base import hash_token
 from ..stores.seeking_sql import SeekRow
@@ -29,7 +30,7 @@ def _choice(data: dict[str, Any]) -> tuple[int, bool, bool, str]:
         data.get("rated", False),
         data.get("bots", False),
     )
-    if type(players) is not int or players not in (2, 3, 4):
+    if not RULES.allows(players):
         raise UserError("bad_players")
     if not isinstance(rated, bool) or not isinstance(with_bots, bool):
         raise UserError("bad_request")

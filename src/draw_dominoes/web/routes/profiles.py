@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ...i18n import translate
+from ...rules import RULES
 from ..accounts import username_key
 from ..stores.base import GameRow
 from ..stores.ratings_sql import RatingChange
@@ -115,14 +116,16 @@ async def leaderboard_page(request: Request, services: ServicesDep) -> HTMLRespo
         return html.escape(translate(f"web.{key}", lang, **values))
 
     text = request.query_params.get("players", "2")
-    players = int(text) if text in ("2", "3", "4") else 2
+    sizes = RULES.player_counts
+    fits = text.isdecimal() and len(text) <= 2 and int(text) in sizes
+    players = int(text) if fits else sizes[0]
     store = services.runtime.store
     rows = await services.runtime.stored(lambda: store.leaderboard(players, LEADERS))
     current = ' aria-current="page"'
     tabs = " ".join(
         f'<a href="/leaderboard?players={n}" class="button{" primary" if n == players else ""}"'
         f"{current if n == players else ''}>{t('leaderboard_tab', players=n)}</a>"
-        for n in (2, 3, 4)
+        for n in sizes
     )
     lines = "".join(
         f'<tr><td>{rank}</td><td><a href="/players/{html.escape(row.username)}">'

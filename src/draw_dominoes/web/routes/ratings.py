@@ -7,6 +7,7 @@ from typing import Any, Final
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from ...rules import RULES
 from ..ratings import Rating, display, provisional
 from ..stores.ratings_sql import RatingChange, RatingRow
 from ..table import UserError
@@ -58,7 +59,7 @@ async def history_of_account(services: ServicesDep, account_id: str) -> dict[str
     def work() -> dict[str, Any]:
         return {
             str(n): [change_entry(c) for c in store.rating_history(account_id, n, HISTORY)]
-            for n in (2, 3, 4)
+            for n in RULES.player_counts
         }
 
     return await services.runtime.stored(work)
@@ -78,7 +79,7 @@ async def match_ratings(
 
 
 def table_size(text: str | None) -> int:
-    if text not in ("2", "3", "4"):
+    if text is None or not (text.isdecimal() and len(text) <= 2) or not RULES.allows(int(text)):
         raise UserError("bad_players")
     return int(text)
 
