@@ -112,6 +112,8 @@ def test_a_rated_match_shows_the_rating_change_and_the_profile_its_chart(
         page.wait_for_selector('[data-action="start"]:not([disabled])')
         page.click('[data-action="start"]')
         page.wait_for_selector('#app[data-status="playing"]')
+        page.locator('#rack [data-rating-seat="0"]', has_text="1500?").wait_for()  # a newcomer
+        page.locator('.opponent [data-rating-seat="1"]', has_text="1635").wait_for()  # easy
         table_id = page.url.rsplit("/", 1)[-1]
         token = page.evaluate(f"localStorage.getItem('dd_token_{table_id}')")
         player = Client(server, table_id, token, lang=lang)  # the rest of the match, quickly

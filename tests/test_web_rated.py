@@ -72,6 +72,12 @@ def test_a_rated_match_against_a_level_moves_the_players_rating_once(
         player = Client(server, table_id, token)
         player.recv()
         assert player.state["table"]["rated"] is True
+        shown = anna.get(f"/api/tables/{table_id}/ratings").json()["seats"]
+        easy = LEVEL_RATINGS["easy"].rating
+        assert shown == {
+            "0": {"rating": 1500, "provisional": True},
+            "1": {"rating": round(easy), "provisional": False},
+        }
         play_until([player], random.Random(3), lambda: player.state["table"]["status"] == "over")
         player.close()
         changes: list[dict[str, object]] = []

@@ -9,6 +9,8 @@ from fastapi.responses import JSONResponse, Response
 
 from ...rules import RULES
 from ..ratings import Rating, display, provisional
+from ..ratings.levels import LEVEL_RATINGS
+from ..runtime.rating import NEWCOMER, level_of_bot
 from ..stores.ratings_sql import RatingChange, RatingRow
 from ..table import UserError
 from .api import match_number
@@ -63,6 +65,29 @@ async def history_of_account(services: ServicesDep, account_id: str) -> dict[str
         }
 
     return await services.runtime.stored(work)
+
+
+@router.get("/tables/{table_id}/ratings")
+async def seat_ratings(table_id: str, request: Request, services: ServicesDep) -> Response:
+    """What a rated table's seats show: each signed-in player's rating at this table size
+    (a newcomer's 1500?), and each bot's level's fixed rating."""
+    live = await services.find(table_id, limit_key(request))
+    state, store = live.state, services.runtime.store
+    if not state.rated:
+        return JSONResponse({"seats": {}})
+    accounts = await services.runtime.stored(lambda: store.table_accounts(table_id))
+    ids = [a.account_id for a in accounts]
+    known = await services.runtime.stored(lambda: store.ratings_of(ids, state.players))
+    seats: dict[str, Any] = {}
+    for account in accounts:
+        row = known.get(account.account_id)
+        rating = NEWCOMER if row is None else Rating(row.rating, row.deviation, row.volatility)
+        seats[str(account.seat)] = {"rating": display(rating), "provisional": provisional(rating)}
+    for seat in state.seats:
+        level = level_of_bot(seat.level) if seat.kind == "bot" else None
+        if level is not None:
+            seats[str(seat.seat)] = {"rating": display(LEVEL_RATINGS[level]), "provisional": False}
+    return JSONResponse({"seats": seats})
 
 
 @router.get("/tables/{table_id}/matches/{number}/ratings")

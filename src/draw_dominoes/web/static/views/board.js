@@ -4,7 +4,7 @@
 import { el, t, tileImage, reducedMotion } from "../core.js";
 import { showLine, endName, describeMoves } from "../line.js";
 import { tileClick, rackKeys, dragStart, bindMarker } from "../input.js";
-import { topBar, seatNotes, opponentName, avatar, hintTag, clockOf, clockNote } from "./common.js";
+import { topBar, seatNotes, opponentName, avatar, hintTag, clockOf, clockNote, ratingBadge } from "./common.js";
 import { renderLog, renderSheet } from "./log.js";
 import { chatBar, chatBubble, muteButton } from "./chat.js";
 
@@ -134,6 +134,7 @@ function renderRack(ctrl, myTurn) {
     el("div", { class: "rack-head", id: `seat-${message.you}-info` },
       el("h2", { id: "hand-heading" }, t("hand_label")),
       el("span", { class: "rack-name" }, info.name),
+      ratingBadge(message, message.you),
       el("span", { class: "opp-score" }, t("seat_score", { score: view.scores[message.you] })),
       el("p", { id: "turn", class: myTurn ? "turn my-turn" : "turn", role: "status" }, turnText),
       clockOf(message, message.you), clockNote(message), chatBubble(message, message.you)));

@@ -4,8 +4,34 @@
 import { el, t, replace, levelName, icon, strengthName } from "../core.js";
 import { soundOn, setSound, beep } from "../sound.js";
 
+const ratingsAsked = new Map();  // "table/match" -> the seats' ratings, once fetched
+
+/** A rated table's seat shows its player's rating ("1523?" while provisional): fetched
+ * once a match, filled in where the badges are. */
+export function ratingBadge(message, seat) {
+  if (!message.table.rated) return null;
+  const key = `${message.table.id}/${message.table.match_number}`;
+  const badge = el("span", { class: "badge rating", "data-rating-seat": String(seat) });
+  const fill = (seats) => {
+    for (const node of document.querySelectorAll(`[data-rating-seat]`)) {
+      const found = seats[node.dataset.ratingSeat];
+      node.textContent = found ? `${found.rating}${found.provisional ? "?" : ""}` : "";
+    }
+  };
+  if (!ratingsAsked.has(key)) {
+    ratingsAsked.set(key, fetch(`/api/tables/${message.table.id}/ratings`)
+      .then((r) => (r.ok ? r.json() : { seats: {} })).then((data) => data.seats || {}).catch(() => ({})));
+  }
+  ratingsAsked.get(key).then((seats) => {
+    const found = seats[String(seat)];
+    badge.textContent = found ? `${found.rating}${found.provisional ? "?" : ""}` : "";
+    window.setTimeout(() => fill(seats), 0);
+  });
+  return badge;
+}
+
 export function seatNotes(seat, message) {
-  const notes = [];
+  const notes = [ratingBadge(message, seat.seat)];
   if (seat.seat === message.you) notes.push(el("span", { class: "badge you" }, t("seat_you")));
   if (seat.seat === message.table.host_seat) notes.push(el("span", { class: "badge host" }, t("seat_host")));
   if (seat.kind === "bot") notes.push(el("span", { class: "badge bot", title: t("seat_bot", { level: levelName(seat.level) }) }, strengthName(seat.level)));
