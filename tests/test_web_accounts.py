@@ -221,12 +221,16 @@ def test_deleting_an_account_keeps_its_games_anonymised(
             "/api/tables", json={"players": 2, "name": "Anna", "bots": {"1": "random"}}
         )
         table_id = made.json()["table_id"]
+        with browser(server) as guesser:
+            assert sign_in(guesser, "Anna", "not it at all").status_code == 401
         refused = anna.request("DELETE", "/api/me", json={"password": "wrong password"})
         assert refused.status_code == 401 and anna.get("/api/me").status_code == 200
         assert anna.request("DELETE", "/api/me", json={"password": PASSWORD}).status_code == 204
         assert anna.get("/api/me").status_code == 401
     assert rows(where, "SELECT count(*) FROM accounts")[0][0] == 0
     assert rows(where, "SELECT count(*) FROM sessions")[0][0] == 0
+    named = "SELECT count(*) FROM sign_in_failures WHERE key LIKE 'name:%'"
+    assert rows(where, named)[0][0] == 0  # the name's failed try went with it
     seats = rows(where, f"SELECT name, account_id FROM seats WHERE table_id = '{table_id}'")
     assert ("—", None) in seats and all(name != "Anna" for name, _ in seats)
     assert httpx.get(f"{server.url}/api/players/Anna", timeout=10).status_code == 404

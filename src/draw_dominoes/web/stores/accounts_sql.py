@@ -96,7 +96,8 @@ def set_password(
 
 
 def delete_account(db: Database, p: str, account_id: str) -> None:
-    found = _account(db.execute(f"{_ACCOUNT} WHERE id = {p}", (account_id,)).fetchone())
+    found = db.execute(f"SELECT username_key FROM accounts WHERE id = {p}", (account_id,))
+    key = found.fetchone()
     db.execute(
         f"UPDATE seats SET account_id = NULL, name = {p} WHERE account_id = {p}",
         (ANONYMOUS, account_id),
@@ -104,8 +105,8 @@ def delete_account(db: Database, p: str, account_id: str) -> None:
     db.execute(f"DELETE FROM sessions WHERE account_id = {p}", (account_id,))
     db.execute(f"DELETE FROM ratings WHERE account_id = {p}", (account_id,))
     db.execute(f"DELETE FROM rating_changes WHERE account_id = {p}", (account_id,))
-    if found is not None:
-        db.execute(f"DELETE FROM sign_in_failures WHERE key = {p}", (f"account:{found.id}",))
+    if key is not None:  # the name's failed sign-ins, counted as routes/accounts.py does
+        db.execute(f"DELETE FROM sign_in_failures WHERE key = {p}", (f"name:{key[0]}",))
     db.execute(f"DELETE FROM accounts WHERE id = {p}", (account_id,))
 
 
