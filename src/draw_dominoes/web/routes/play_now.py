@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from ... import bots
+from ...i18n import translate
 from ...rules import RULES
 from ..runtime.play_now import seat_group
 from ..stores.base import hash_token
@@ -17,7 +18,7 @@ from ..stores.seeking_sql import SeekRow
 from ..table import UserError
 from ..table.step import display_name
 from .api import seat_cookie
-from .deps import ServicesDep, body_of, limit_key, signed_in
+from .deps import ServicesDep, body_of, limit_key, request_lang, signed_in
 
 __all__ = ["router"]
 
@@ -53,7 +54,8 @@ async def seek(request: Request, services: ServicesDep) -> Response:
     account = await signed_in(request, services)
     if rated and account is None:
         raise UserError("rated_needs_account")
-    name = display_name(data.get("name") or (account.username if account else None))
+    unnamed = account.username if account else translate("web.default_name", request_lang(request))
+    name = display_name(data.get("name") or unnamed)
     address = limit_key(request)
     if not services.budgets.creations.allow(address):
         raise UserError("rate_limited")

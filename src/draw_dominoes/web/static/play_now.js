@@ -37,6 +37,7 @@ async function begin(card, event) {
     players: Number(card.querySelector("#play-now-players").value),
     rated: card.querySelector("#play-now-rated").checked,
     bots: card.querySelector("#play-now-bots").checked,
+    // No name given: the server names the seat (the account's user name, or "Player").
     name: (document.getElementById("name")?.value || "").trim() || storedName() || undefined,
   };
   if (level && level.value) request.level = level.value;  // the one-click game's level
