@@ -13,6 +13,9 @@ from typing import Any
 
 __all__ = ["Bus", "BusError", "check_bus"]
 
+CLOSE_SECONDS = 2.0
+"""The longest each step of closing the bus may take."""
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -186,17 +189,19 @@ class Bus:
         return True
 
     async def close(self) -> None:
+        """Stop reading and sending, and close the connections; each step is bounded, so
+        that a reader cancelled in the middle of a read never holds the close up."""
         for task in (self._reader, self._sender):
             if task is not None:
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
-        if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.aclose()
+                with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                    async with asyncio.timeout(CLOSE_SECONDS):
+                        await task
+        for client in (self._pubsub, self._redis):
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(CLOSE_SECONDS):
+                        await client.aclose()
 
 
 def check_bus(url: str) -> None:
