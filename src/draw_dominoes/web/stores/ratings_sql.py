@@ -74,6 +74,20 @@ class RatingChange:
 T = TypeVar("T")
 
 
+_RATINGS = (
+    "SELECT a.username, r.players, r.rating, r.deviation, r.volatility, r.games"
+    " FROM ratings r JOIN accounts a ON a.id = r.account_id"
+)
+_CHANGES = (
+    "SELECT c.seat, c.account_id, a.username, c.before, c.after, c.deviation, c.volatility,"
+    " c.at FROM rating_changes c JOIN accounts a ON a.id = c.account_id"
+)
+
+
+def _change(row: Any) -> RatingChange:
+    return RatingChange(int(row[0]), str(row[1]), str(row[2]), *row[3:])
+
+
 def _rating(row: Any) -> RatingRow:
     return RatingRow(str(row[0]), int(row[1]), row[2], row[3], row[4], int(row[5]))
 
@@ -106,9 +120,7 @@ class RatingStatements:
             found = {}
             for account_id in account_ids:
                 row = db.execute(
-                    "SELECT a.username, r.players, r.rating, r.deviation, r.volatility, r.games"
-                    " FROM ratings r JOIN accounts a ON a.id = r.account_id"
-                    f" WHERE r.account_id = {p} AND r.players = {p}",
+                    _RATINGS + f" WHERE r.account_id = {p} AND r.players = {p}",
                     (account_id, players),
                 ).fetchone()
                 if row is not None:
@@ -154,12 +166,10 @@ class RatingStatements:
 
         def work(db: Database) -> list[RatingChange]:
             found = db.execute(
-                "SELECT c.seat, c.account_id, a.username, c.before, c.after, c.deviation,"
-                " c.volatility, c.at FROM rating_changes c JOIN accounts a ON a.id = c.account_id"
-                f" WHERE c.table_id = {p} AND c.number = {p} ORDER BY c.seat",
+                _CHANGES + f" WHERE c.table_id = {p} AND c.number = {p} ORDER BY c.seat",
                 (table_id, number),
             ).fetchall()
-            return [RatingChange(int(r[0]), str(r[1]), str(r[2]), *r[3:]) for r in found]
+            return [_change(r) for r in found]
 
         return self._in_transaction(work, write=False)
 
@@ -168,9 +178,7 @@ class RatingStatements:
 
         def work(db: Database) -> list[RatingRow]:
             found = db.execute(
-                "SELECT a.username, r.players, r.rating, r.deviation, r.volatility, r.games"
-                " FROM ratings r JOIN accounts a ON a.id = r.account_id"
-                f" WHERE r.account_id = {p} ORDER BY r.players",
+                _RATINGS + f" WHERE r.account_id = {p} ORDER BY r.players",
                 (account_id,),
             ).fetchall()
             return [_rating(row) for row in found]
@@ -183,12 +191,11 @@ class RatingStatements:
 
         def work(db: Database) -> list[RatingChange]:
             found = db.execute(
-                "SELECT c.seat, c.account_id, a.username, c.before, c.after, c.deviation,"
-                " c.volatility, c.at FROM rating_changes c JOIN accounts a ON a.id = c.account_id"
-                f" WHERE c.account_id = {p} AND c.players = {p} ORDER BY c.at DESC LIMIT {p}",
+                _CHANGES
+                + f" WHERE c.account_id = {p} AND c.players = {p} ORDER BY c.at DESC LIMIT {p}",
                 (account_id, players, limit),
             ).fetchall()
-            return [RatingChange(int(r[0]), str(r[1]), str(r[2]), *r[3:]) for r in found][::-1]
+            return [_change(r) for r in found][::-1]
 
         return self._in_transaction(work, write=False)
 
@@ -197,9 +204,7 @@ class RatingStatements:
 
         def work(db: Database) -> list[RatingRow]:
             found = db.execute(
-                "SELECT a.username, r.players, r.rating, r.deviation, r.volatility, r.games"
-                " FROM ratings r JOIN accounts a ON a.id = r.account_id"
-                f" WHERE r.players = {p} ORDER BY r.rating DESC, a.username LIMIT {p}",
+                _RATINGS + f" WHERE r.players = {p} ORDER BY r.rating DESC, a.username LIMIT {p}",
                 (players, limit),
             ).fetchall()
             return [_rating(row) for row in found]
