@@ -143,3 +143,42 @@ def test_the_levels_have_ratings_on_the_same_scale() -> None:
     assert all(isinstance(r, Rating) for r in LEVEL_RATINGS.values())
     order = [LEVEL_RATINGS[level].rating for level in ("beginner", "easy", "medium")]
     assert order == sorted(order)
+
+
+def test_w4_w6_resigning_a_rated_match_is_a_loss_and_frees_the_bot_limit(
+    tmp_path: Path,
+) -> None:
+    """Resigned from My games (the API), a rated match against a level is over at once and
+    rated as a loss (W4, W6); the address's limit of bot matches is free again."""
+    server = InProcessServer(tmp_path / "tables.sqlite3", round_pause=0, max_bot_tables=1).start()
+    try:
+        with browser(server) as anna:
+            sign_up(anna, "Anna")
+            rated = {"players": 2, "name": "Anna", "bots": {"1": "easy"}, "rated": True}
+            made = anna.post("/api/tables", json={**rated, "start": True})
+            assert made.status_code == 201, made.text
+            table_id = made.json()["table_id"]
+            again = anna.post("/api/tables", json={**rated, "start": True})
+            assert again.status_code == 400 and again.json()["error"] == "too_many_bot_tables"
+            games = anna.get("/api/me").json()["games"]
+            assert games[0]["bots_only"] is True and games[0]["status"] == "playing"
+            with browser(server) as stranger:  # another browser, no seat: refused
+                refused = stranger.post(f"/api/tables/{table_id}/resign", json={})
+                assert refused.status_code == 403 and refused.json()["error"] == "not_seated"
+            anna.cookies.pop(f"dd_{table_id}", None)  # the account's seat, from any device
+            resigned = anna.post(f"/api/tables/{table_id}/resign", json={})
+            assert resigned.status_code == 200 and resigned.json()["seat"] == 0
+            twice = anna.post(f"/api/tables/{table_id}/resign", json={})
+            assert twice.status_code == 409 and twice.json()["error"] == "not_playing"
+            changes: list[dict[str, object]] = []
+            for _ in range(100):
+                changes = anna.get(f"/api/tables/{table_id}/matches/0/ratings").json()["changes"]
+                if changes:
+                    break
+                time.sleep(0.1)
+            (mine,) = changes
+            assert int(str(mine["change"])) < 0, "a resignation is a loss, whatever the score"
+            assert anna.get("/api/me").json()["games"][0]["status"] == "over"
+            assert anna.post("/api/tables", json={**rated, "start": True}).status_code == 201
+    finally:
+        server.stop()

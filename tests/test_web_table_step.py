@@ -28,7 +28,7 @@ from draw_dominoes.web.table import (
     step,
 )
 from draw_dominoes.web.table import intents as i
-from draw_dominoes.web.table.state import from_row, replay
+from draw_dominoes.web.table.stored import from_row, replay
 
 NOW = 1_000_000.0
 TIMING = Timing(round_pause=30.0, away_seconds=60.0, host_grace=10.0)

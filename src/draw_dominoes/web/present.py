@@ -17,7 +17,7 @@ from ..round import Round
 from .encoding import encode
 from .runtime.live import Connection, LiveTable
 from .table import Seat, TableState, UserError
-from .table_facts import chat_entries, clock_entry
+from .table_facts import chat_entries, clock_entry, leaving_entry, result_entry
 
 __all__ = [
     "LINE_HEIGHTS",
@@ -303,6 +303,7 @@ def state_message(
             "clock": clock_entry(table, now),
             "away_moves": list(table.away_moves),
             "chat": chat_entries(table, now),
+            "leaving": leaving_entry(table, seat),
             "match_number": len(table.matches),
             "seats": [seat_entry(table, s, lang, connected) for s in table.seats],
             "bots_offered": list(bots.OFFERED),
@@ -338,16 +339,8 @@ def state_message(
         summary = round_summary(last, len(match.rounds), names, lang, width, height)
         message["last_round"] = dict(summary, scores=message["rounds"][-1]["scores"])
         message["round_end"] = round_end(table, seat, now)
-    if match.is_over:
-        best = max(match.scores)
-        winners = ", ".join(names[w] for w in match.winners)
-        key = "common.match_drawn" if match.is_draw else "common.match_won"
-        message["result"] = {
-            "winners": match.winners,
-            "is_draw": match.is_draw,
-            "scores": list(match.scores),
-            "text": translate(key, lang, names=winners, score=best),
-        }
+    if table.status == "over":
+        message["result"] = result_entry(table, names, lang)
         message["rematch"] = {
             "accepted": sorted(table.rematch_votes),
             "needed": table.rematch_needed(),
@@ -360,7 +353,7 @@ def round_end(table: TableState, seat: int | None, now: float) -> dict[str, Any]
     table waits); the next deal stays unseen until then."""
     match = table.match
     assert match is not None and match.rounds
-    if match.is_over:
+    if not table.playing:
         return None  # the match's end shows the last round
     finished = len(match.rounds)
     paused = table.pause_until is not None

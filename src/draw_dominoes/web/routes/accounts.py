@@ -193,6 +193,7 @@ def game_entry(game: GameRow, lang: str = "en") -> dict[str, Any]:
         "created": round(game.created),
         "names": shown_names(game, lang),
         "url": f"/t/{game.table_id}",
+        "bots_only": all(k == "bot" for seat, k in enumerate(game.kinds) if seat != game.seat),
     }
 
 

@@ -18,6 +18,7 @@ from ..runtime.live import LiveTable
 from ..runtime.rating import rated_bots
 from ..stores.base import LobbyRow, StoreUnavailable, hash_token
 from ..table import UserError
+from ..table import intents as i
 from .deps import ServicesDep, body_of, limit_key, request_lang, signed_in
 
 __all__ = ["router"]
@@ -157,10 +158,12 @@ def lobby_entry(row: LobbyRow) -> dict[str, Any]:
 async def table_info(table_id: str, request: Request, services: ServicesDep) -> Response:
     # Every route that touches the runtime is ``async``: it runs on the event loop, the
     # only thread that reads or changes tables.
-    state = (await services.find(table_id, limit_key(request))).state
+    live = await services.find(table_id, limit_key(request))
+    state = live.state
     return JSONResponse(
         {
             "id": state.id,
+            "you": seat_of_request(live, request, {}),
             "players": state.players,
             "status": state.status,
             "public": state.public,
@@ -225,6 +228,24 @@ def seat_of_request(live: LiveTable, request: Request, data: dict[str, Any]) -> 
             if seat is not None:
                 return seat
     return None
+
+
+@router.post("/tables/{table_id}/resign")
+async def resign(table_id: str, request: Request, services: ServicesDep) -> Response:
+    """The asker's seat gives its running match up (W1); My games abandons a match
+    against bots this way (W6). The seat is the token's (body, query or seat cookie) or,
+    signed in, the account's."""
+    data = await body_of(request, services.settings)
+    live = await services.find(table_id, limit_key(request))
+    seat = seat_of_request(live, request, data)
+    account = await signed_in(request, services) if seat is None else None
+    if account is not None:
+        store = services.runtime.store
+        seat = await services.runtime.stored(lambda: store.account_seat(table_id, account.id))
+    if seat is None:
+        raise UserError("not_seated")
+    await services.runtime.apply(live, i.Resign(), seat)
+    return JSONResponse({"table_id": table_id, "seat": seat, "resigned": True})
 
 
 def encoded_response(answer: Encoded, request: Request) -> Response:

@@ -65,6 +65,8 @@ STATUSES = {
     "sign_in_limited": 429,
     "rated_needs_account": 403,
     "unknown_ticket": 404,
+    "not_playing": 409,
+    "already_resigned": 409,
 }
 
 

@@ -62,12 +62,13 @@ class BotTurns:
         delay = runtime.settings.bot_delay
         if delay:
             await asyncio.sleep(delay * (2 if round_start else 1))
-        if live.state.bot_to_move() != seat or live.state.seq != state.seq:
+        now = live.state
+        if now.bot_to_move() != seat or now.seq != state.seq or now.takebacks != state.takebacks:
             return True  # the person came back while the bot waited: look again
         number = len(state.matches) - 1
         decision = bots.decision_seed(state.seed_of(number), state.seq, seat)
         view = match.view(seat)
         level, owner = state.level_of(seat), state.solo_address()
         action = await runtime.scheduler.decide(live.id, level, decision, view, owner)
-        await runtime.apply(live, i.BotMove(number, state.seq, action), seat)
+        await runtime.apply(live, i.BotMove(number, state.seq, action, state.takebacks), seat)
         return True

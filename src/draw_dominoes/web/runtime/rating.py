@@ -27,11 +27,12 @@ NEWCOMER = Rating()
 
 
 def newly_finished(old: TableState, new: TableState) -> list[int]:
-    """The matches that are over in ``new`` but were not in ``old``."""
+    """The matches that are over in ``new`` (by the rules or given up, W3) but were not
+    in ``old``."""
     return [
         number
-        for number, match in enumerate(new.matches)
-        if match.is_over and (number >= len(old.matches) or not old.matches[number].is_over)
+        for number in range(len(new.matches))
+        if new.match_over(number) and (number >= len(old.matches) or not old.match_over(number))
     ]
 
 
@@ -90,7 +91,8 @@ async def rate_match(runtime: TableRuntime, live: LiveTable, number: int) -> Non
                 seat.seat,
             )
             return
-    after = rate_by_pairs(before, match.scores, fixed)
+    gave_up = state.resigned_in(number)  # last, whatever the score (W4)
+    after = rate_by_pairs(before, match.scores, fixed, [s in gave_up for s in range(state.players)])
     now = time.time()
     changes = [
         RatingChange(

@@ -15,7 +15,7 @@ from ...actions import IllegalActionError
 from ..stores.base import StoreUnavailable, write_from_json, write_to_json
 from ..table import Transition, UserError
 from ..table import intents as i
-from ..table.state import from_row, replay
+from ..table.stored import from_row, replay
 from .bus import Bus, BusError
 from .live import Connection, LiveTable
 

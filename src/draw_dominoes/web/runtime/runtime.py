@@ -32,7 +32,7 @@ from ..table import (
     step,
 )
 from ..table import intents as i
-from ..table.state import from_row
+from ..table.stored import from_row
 from .bots import BotTurns
 from .finished import FinishedMatches
 from .hints import Hints

@@ -65,22 +65,48 @@ function accountForm(kind, onDone) {
   return form;
 }
 
-function gameItem(game, me) {
+/** Abandon a running match against bots (it is resigned, W6): a second click confirms. */
+function abandonButton(tableId, names, onDone) {
+  const token = localStorage.getItem(`dd_token_${tableId}`);
+  const button = el("button", { type: "button", class: "button ghost", "data-action": "abandon",
+    "aria-label": `${t("games_abandon")}: ${names}` }, t("games_abandon"));
+  button.addEventListener("click", async () => {
+    if (button.dataset.sure !== "true") {
+      button.dataset.sure = "true";
+      button.textContent = t("games_abandon_sure");
+      return;
+    }
+    button.disabled = true;
+    const answer = await postJSON(`/api/tables/${encodeURIComponent(tableId)}/resign?lang=${app.lang}`, token ? { token } : {});
+    if (!answer.ok) {
+      button.replaceWith(el("span", { class: "errors", role: "alert" }, (answer.data && answer.data.message) || t("error_internal")));
+      return;
+    }
+    button.replaceWith(el("span", { class: "muted", role: "status" }, t("games_abandoned")));
+    window.setTimeout(onDone, 800);
+  });
+  return button;
+}
+
+function gameItem(game, onDone) {
   const others = game.names.filter((_, seat) => seat !== game.seat);
   const running = game.status !== "over";
   const label = running ? t("games_resume") : t("games_open");
+  const abandon = running && game.status === "playing" && game.bots_only
+    ? abandonButton(game.table_id, others.join(", "), onDone) : null;
   return el("li", { class: "game-row", "data-game": game.table_id, "data-status": game.status },
     el("div", { class: "public-facts" },
       el("strong", {}, t("games_against", { names: others.join(", ") || "—" })),
       el("span", { class: "age" }, t(`games_status_${game.status}`))),
-    el("a", { class: "button", href: game.url, "aria-label": `${label}: ${others.join(", ")}` }, label));
+    el("span", { class: "game-buttons" },
+      el("a", { class: "button", href: game.url, "aria-label": `${label}: ${others.join(", ")}` }, label), abandon));
 }
 
-function gamesList(me) {
+function gamesList(me, onDone) {
   const running = me.games.filter((game) => game.status !== "over");
   const finished = me.games.filter((game) => game.status === "over").slice(0, 10);
   const list = (games, empty) => (games.length
-    ? el("ul", { class: "public-list" }, games.map((game) => gameItem(game, me)))
+    ? el("ul", { class: "public-list" }, games.map((game) => gameItem(game, onDone)))
     : el("p", { class: "muted" }, empty));
   return [
     el("h3", {}, t("games_running")), list(running, t("games_none_running")),
@@ -104,15 +130,21 @@ async function guestGames() {
   return found;
 }
 
-function guestList(tables) {
+function guestList(tables, onDone) {
   if (!tables.length) return null;
+  const item = (table) => {
+    const names = table.seats.filter((s) => s.kind !== "open" && s.seat !== table.you).map((s) => s.name).join(", ");
+    const people = table.seats.filter((s) => s.kind !== "bot").length;
+    const abandon = table.status === "playing" && people === 1 ? abandonButton(table.id, names, onDone) : null;
+    return el("li", { class: "game-row", "data-game": table.id, "data-status": table.status },
+      el("div", { class: "public-facts" },
+        el("strong", {}, t("games_against", { names })),
+        el("span", { class: "age" }, t(`games_status_${table.status}`))),
+      el("span", { class: "game-buttons" }, el("a", { class: "button", href: `/t/${table.id}` }, t("games_resume")), abandon));
+  };
   return el("div", { id: "guest-games" },
     el("h3", {}, t("games_in_browser")),
-    el("ul", { class: "public-list" }, tables.map((table) => el("li", { class: "game-row", "data-game": table.id, "data-status": table.status },
-      el("div", { class: "public-facts" },
-        el("strong", {}, t("games_against", { names: table.seats.filter((s) => s.kind !== "open").map((s) => s.name).join(", ") })),
-        el("span", { class: "age" }, t(`games_status_${table.status}`))),
-      el("a", { class: "button", href: `/t/${table.id}` }, t("games_resume"))))));
+    el("ul", { class: "public-list" }, tables.map(item)));
 }
 
 /** The card: forms for a guest, the player's name and games once signed in. */
@@ -131,14 +163,14 @@ export async function renderAccount(card) {
         onclick: () => { card.dataset.kind = other; again(); } },
       t(other === "up" ? "account_to_sign_up" : "account_to_sign_in"))),
       el("p", {}, el("a", { href: "/leaderboard" }, t("nav_leaderboard"))));
-    const list = guestList(await guestGames());
+    const list = guestList(await guestGames(), again);
     if (list && card.isConnected && !card.dataset.signedIn) card.append(list);
     return;
   }
   card.dataset.signedIn = me.username;
   replace(card,
     el("h2", { id: "account-heading" }, t("account_signed_in", { name: me.username })),
-    ...gamesList(me),
+    ...gamesList(me, again),
     el("p", { class: "account-links" },
       el("a", { href: `/players/${encodeURIComponent(me.username)}`, "data-link": "profile" }, t("account_profile_link")),
       " · ", el("a", { href: "/leaderboard" }, t("nav_leaderboard"))),

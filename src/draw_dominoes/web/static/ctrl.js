@@ -32,6 +32,7 @@ export class TableCtrl {
     this.wasMyTurn = false;
     this.localRoundEnd = 0;  // a server without round_end: the round whose end is on screen
     this.afterMove = false;  // a move made from the line or the buttons: focus returns to the rack
+    this.confirmingResign = false;  // the question before resigning is on screen
     this.socket = new TableSocket(() => this.address(), {
       open: () => setConnection(""),
       message: (message) => this.receive(message),
@@ -54,6 +55,8 @@ export class TableCtrl {
     root.dataset.page = "table";
     replace(root, el("p", { class: "loading" }, t("loading")));
     this.socket.connect();
+    // A rated match in play: the browser asks before the page goes (leaving resigns, W5).
+    window.addEventListener("beforeunload", (event) => { if (this.leavingCosts()) event.preventDefault(); });
   }
 
   /** The WebSocket's address with this page's language, the room for the line and the seat. */
@@ -249,7 +252,17 @@ export class TableCtrl {
     else { this.localRoundEnd = 0; this.redraw(); }
   }
 
-  rematch() { this.send({ type: "rematch" }); }
+  /** Show (or drop) the question before resigning: one click never gives a match up. */
+  askResign(asking) { this.confirmingResign = asking; this.redraw(); }
+  resign() { this.confirmingResign = false; this.send({ type: "resign" }); }
+  takeBack() { this.selected = null; this.hint = null; this.send({ type: "take_back" }); }
+  /** Whether closing the page would cost the player (a rated match in play: W5). */
+  leavingCosts() {
+    const s = this.state;
+    const leaving = s && s.table.leaving;
+    return Boolean(leaving && leaving.away_resigns && s.you !== null && !leaving.resigned.includes(s.you));
+  }
+    rematch() { this.send({ type: "rematch" }); }
   chat(phrase) { this.send({ type: "chat", phrase }); }
   start() { this.send({ type: "start" }); }
   configureSeat(seat, level) { this.send({ type: "seat", seat, level }); }

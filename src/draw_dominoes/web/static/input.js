@@ -13,6 +13,7 @@ export function tableKeys(ctrl, event) {
   if (event.key === "d" && ctrl.legal().includes("draw") && ctrl.isMyTurn()) { ctrl.act("draw"); return true; }
   if (event.key === "p" && ctrl.legal().includes("pass") && ctrl.isMyTurn()) { ctrl.act("pass"); return true; }
   if (event.key === "h" && ctrl.canAskHint()) return ctrl.askHint();
+  if (event.key === "u" && (ctrl.state.table.leaving || {}).take_back) { ctrl.takeBack(); return true; }
   if (event.key === "Escape" && ctrl.selected) {
     const tile = ctrl.selected;
     ctrl.select(null);

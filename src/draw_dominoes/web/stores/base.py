@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ANONYMOUS",
     "AccountRow",
+    "DropActions",
     "GameRow",
     "LobbyRow",
     "MatchRow",
@@ -157,6 +158,14 @@ class SaveAction:
 
 
 @dataclass(frozen=True, slots=True)
+class DropActions:
+    """A take-back: the actions of match ``number`` from position ``seq`` on are gone."""
+
+    number: int
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
 class SaveSeat:
     seat: SeatRow
 
@@ -186,10 +195,10 @@ class SaveTable:
     such a table counts towards that address's limit of matches against bots."""
 
 
-Write = SaveAction | SaveSeat | SaveMatch | SaveTable
+Write = SaveAction | DropActions | SaveSeat | SaveMatch | SaveTable
 
 _WRITES: dict[str, type[Any]] = {
-    cls.__name__: cls for cls in (SaveAction, SaveSeat, SaveMatch, SaveTable)
+    cls.__name__: cls for cls in (SaveAction, DropActions, SaveSeat, SaveMatch, SaveTable)
 }
 
 

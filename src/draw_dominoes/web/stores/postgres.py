@@ -25,6 +25,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from . import accounts_sql, ratings_sql, seeking_sql
 from .base import (
+    DropActions,
     LobbyRow,
     SaveAction,
     SaveMatch,
@@ -428,6 +429,7 @@ def _commit_statement(
     seats: dict[int, SaveSeat] = {}
     matches: dict[int, SaveMatch] = {}
     actions: list[SaveAction] = []
+    dropped: list[DropActions] = []
     for write in writes:  # later writes of one row replace earlier ones, as in order
         if isinstance(write, SaveTable):
             table = write
@@ -437,6 +439,8 @@ def _commit_statement(
             matches[write.number] = write
         elif isinstance(write, SaveAction):
             actions.append(write)
+        elif isinstance(write, DropActions):
+            dropped.append(write)
         else:
             raise TypeError(f"not a write: {write!r}")
     sets, params = "version = version + 1", []
@@ -464,6 +468,12 @@ def _commit_statement(
             " ON CONFLICT (table_id, number) DO UPDATE SET record = excluded.record)"
         )
         params += [match.number, match.seed, match.record]
+    for n, drop in enumerate(dropped):  # a take-back's commit inserts no action
+        parts.append(
+            f"drop{n} AS (DELETE FROM actions USING moved WHERE actions.table_id = moved.id"
+            " AND actions.number = %s AND actions.seq >= %s)"
+        )
+        params += [drop.number, drop.seq]
     for n, action in enumerate(actions):
         parts.append(
             f"action{n} AS (INSERT INTO actions (table_id, number, seq, action)"

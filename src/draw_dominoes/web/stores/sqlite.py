@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from . import accounts_sql, ratings_sql, seeking_sql
 from .base import (
+    DropActions,
     LobbyRow,
     SaveAction,
     SaveMatch,
@@ -443,6 +444,11 @@ class SqliteStore(
 def _statement(table_id: str, write: Write) -> tuple[str, tuple[Any, ...]]:
     """The SQL of one write of a commit."""
     match write:
+        case DropActions(number, seq):
+            return (
+                "DELETE FROM actions WHERE table_id = ? AND number = ? AND seq >= ?",
+                (table_id, number, seq),
+            )
         case SaveAction(number, seq, action):
             return (
                 "INSERT INTO actions (table_id, number, seq, action) VALUES (?, ?, ?, ?)",

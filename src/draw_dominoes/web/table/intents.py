@@ -26,8 +26,10 @@ __all__ = [
     "Ping",
     "Rematch",
     "Rename",
+    "Resign",
     "SetVisibility",
     "Start",
+    "TakeBack",
     "from_json",
     "parse",
     "to_json",
@@ -102,6 +104,16 @@ class Rename:
     name: object
 
 
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """The sender gives the current match up (asked for after a confirmation)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """The sender's last move of the round is taken back (a match against bots only)."""
+
+
 CHAT_PHRASES = ("hello", "good_game", "well_played", "thanks", "oops", "one_moment")
 """Quick chat is these phrases only, translated for each reader: nothing to moderate."""
 
@@ -124,6 +136,8 @@ ClientIntent = (
     | ConfigureSeat
     | Rename
     | Chat
+    | Resign
+    | TakeBack
 )
 
 
@@ -152,11 +166,13 @@ class Leave:
 
 @dataclass(frozen=True, slots=True)
 class BotMove:
-    """A bot's (or the away bot's) choice for match ``number`` at position ``seq``."""
+    """A bot's (or the away bot's) choice for match ``number`` at position ``seq``,
+    asked for after ``takebacks`` take-backs in that match."""
 
     number: int
     seq: int
     action: Action
+    takebacks: int = 0
 
 
 Intent = ClientIntent | Join | Arrive | Leave | BotMove
@@ -211,6 +227,10 @@ def parse(message: dict[str, Any]) -> ClientIntent:
         if phrase not in CHAT_PHRASES:
             raise UserError("bad_phrase")
         return Chat(str(phrase))
+    if kind == "resign":
+        return Resign()
+    if kind == "take_back":
+        return TakeBack()
     raise UserError("unknown_type")
 
 
@@ -229,6 +249,8 @@ _KINDS: dict[str, type[Any]] = {
         ConfigureSeat,
         Rename,
         Chat,
+        Resign,
+        TakeBack,
         Join,
         Arrive,
         Leave,

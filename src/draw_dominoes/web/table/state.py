@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from ... import record
-from ...actions import parse_action
+from ...actions import Action
 from ...match import Match
-from ...rules import RULES
-from ..stores.base import SaveAction, SaveMatch, SaveSeat, SaveTable, SeatRow, TableRow, Write
-from .intents import CHAT_PHRASES
+from ..stores.base import (
+    SaveTable,
+    SeatRow,
+    TableRow,
+)
 
 __all__ = [
     "AWAY_LEVEL",
@@ -23,9 +21,9 @@ __all__ = [
     "TableState",
     "Timing",
     "action_count",
+    "actions_of",
     "bot_label",
-    "from_row",
-    "replay",
+    "rewound",
 ]
 
 HOST_SEAT = 0
@@ -48,6 +46,21 @@ def action_count(match: Match) -> int:
     return sum(len(r.history) for r in match.rounds) + (
         0 if match.is_over else len(match.current_round.history)
     )
+
+
+def actions_of(match: Match) -> list[Action]:
+    """Every action of the match so far, in order: what its stored actions hold."""
+    rounds = match.rounds if match.is_over else (*match.rounds, match.current_round)
+    return [action for played in rounds for _, action in played.history]
+
+
+def rewound(match: Match, seq: int) -> Match:
+    """The match as it stood after its first ``seq`` actions (a take-back, W7): dealt
+    again from its seed, which deals the same rounds, and played up to there."""
+    again = Match.new(match.players, seed=match.seed, first_leader=match.first_leader)
+    for action in actions_of(match)[:seq]:
+        again.apply(action)
+    return again
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +119,11 @@ class TableState:
     """Per seat: the moves of this match the bot made while that person was away."""
     chat: tuple[tuple[int, str, float], ...] = ()
     """The latest quick-chat phrases: (seat, phrase, when), oldest first."""
+    resignations: tuple[tuple[int, int, int], ...] = ()
+    """Every resignation at this table: (match number, seat, actions played before it).
+    Kept beside the matches' records, which hold the rules' moves only (W2)."""
+    takebacks: int = 0
+    """Take-backs in the current match: a bot's answer asked for before one is void."""
     seq: int = 0
     """Actions played in the current match."""
     version: int = 0
@@ -150,10 +168,28 @@ class TableState:
 
     @property
     def status(self) -> str:
-        match = self.match
-        if match is None:
+        if not self.matches:
             return "lobby"
-        return "over" if match.is_over else "playing"
+        return "over" if self.match_over(len(self.matches) - 1) else "playing"
+
+    @property
+    def playing(self) -> bool:
+        """A match is under way: dealt, and neither over by the rules nor given up (W3)."""
+        return self.status == "playing"
+
+    def resigned_in(self, number: int) -> frozenset[int]:
+        """The seats that resigned match ``number``."""
+        return frozenset(seat for n, seat, _ in self.resignations if n == number)
+
+    def given_up(self, number: int) -> bool:
+        """Match ``number`` ended because every person at it resigned (W3)."""
+        people = {s.seat for s in self.seats if s.kind == "human"}
+        resigned = self.resigned_in(number)
+        return bool(people) and not self.matches[number].is_over and people <= resigned
+
+    def match_over(self, number: int) -> bool:
+        """Over by the rules, or given up by everyone who played it."""
+        return self.matches[number].is_over or self.given_up(number)
 
     @property
     def address(self) -> str | None:
@@ -172,7 +208,12 @@ class TableState:
 
     def plays_itself(self, seat: int) -> bool:
         """A bot seat, or a person's seat the medium bot plays for while they are away."""
-        return self.seats[seat].kind == "bot" or seat in self.away or seat == self.timed_out
+        return (
+            self.seats[seat].kind == "bot"
+            or seat in self.away
+            or seat == self.timed_out
+            or (bool(self.matches) and seat in self.resigned_in(len(self.matches) - 1))
+        )
 
     def level_of(self, seat: int) -> str:
         level = self.seats[seat].level
@@ -181,10 +222,11 @@ class TableState:
     def waiting_at_round_end(self) -> list[int]:
         """Connected people who have not yet continued after the round just finished."""
         match = self.match
-        if match is None or match.is_over:
+        if match is None or not self.playing:
             return []
         finished = len(match.rounds)
-        return sorted(s for s in self.present if self.seen[s] < finished)
+        gave_up = self.resigned_in(len(self.matches) - 1)
+        return sorted(s for s in self.present - gave_up if self.seen[s] < finished)
 
     def rematch_needed(self) -> list[int]:
         """The people whose yes a rematch needs: everyone seated who is here (bots agree)."""
@@ -211,7 +253,7 @@ class TableState:
     def bot_to_move(self) -> int | None:
         """The seat a bot is to play for now, if any."""
         match = self.match
-        if match is None or match.is_over or self.pause_until is not None:
+        if match is None or not self.playing or self.pause_until is not None:
             return None
         seat = match.current_player
         return seat if self.plays_itself(seat) else None
@@ -219,7 +261,7 @@ class TableState:
     def away_due(self) -> float | None:
         """When the medium bot takes over for the person to move who is gone."""
         match = self.match
-        if match is None or match.is_over or self.pause_until is not None:
+        if match is None or not self.playing or self.pause_until is not None:
             return None
         seat = match.current_player
         if self.seats[seat].kind != "human" or self.plays_itself(seat) or seat in self.present:
@@ -232,7 +274,7 @@ class TableState:
     def clock_due(self) -> float | None:
         """When the time of the person to move runs out (a table with a clock)."""
         match = self.match
-        if not self.move_seconds or match is None or match.is_over:
+        if not self.move_seconds or match is None or not self.playing:
             return None
         seat = match.current_player
         if self.pause_until is not None or self.plays_itself(seat):
@@ -275,6 +317,8 @@ class TableState:
                 "clock_moves": list(self.clock_moves),
                 "away_moves": list(self.away_moves),
                 "chat": [list(said) for said in self.chat],
+                "resignations": [list(r) for r in self.resignations],
+                "takebacks": self.takebacks,
             },
             separators=(",", ":"),
         )
@@ -306,164 +350,3 @@ class TableState:
             version=self.version,
             address=self.address,
         )
-
-
-def _seats_of(row: TableRow) -> tuple[Seat, ...]:
-    if not RULES.allows(row.players):
-        raise ValueError(f"bad player count {row.players!r}")
-    if [s.seat for s in row.seats] != list(range(row.players)):
-        raise ValueError("the seats do not match the player count")
-    return tuple(Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats)
-
-
-def _matches_of(row: TableRow) -> tuple[Match, ...]:
-    matches = []
-    for expected, match_row in enumerate(row.matches):
-        if match_row.number != expected:
-            raise ValueError(f"match {expected} is missing")
-        game = record.loads(match_row.record)
-        if not isinstance(game, Match):
-            raise record.RecordError("a stored record is not a match")
-        if game.players != row.players:
-            raise record.RecordError("a stored record has another player count")
-        done = action_count(game)
-        for seq, text in match_row.actions:
-            if seq < done:
-                continue  # already in the record
-            if seq != done:
-                raise record.RecordError(f"match {expected}: action {done} is missing")
-            game.apply(parse_action(text))
-            done += 1
-        matches.append(game)
-    return tuple(matches)
-
-
-def _chat_of(value: Any, players: int) -> tuple[tuple[int, str, float], ...]:
-    """The stored phrases that are well formed (seat, phrase, time); the rest dropped."""
-    kept = []
-    for item in value if isinstance(value, list) else ():
-        if isinstance(item, list) and len(item) == 3:
-            seat, phrase, at = item
-            timed = isinstance(at, int | float) and not isinstance(at, bool)
-            if type(seat) is int and 0 <= seat < players and phrase in CHAT_PHRASES and timed:
-                kept.append((seat, str(phrase), float(at)))
-    return tuple(kept)
-
-
-def _number_list(value: Any, players: int, kind: type, default: Any) -> tuple[Any, ...]:
-    if not isinstance(value, list) or len(value) != players:
-        return (default,) * players
-    return tuple(v if isinstance(v, kind) and not isinstance(v, bool) else default for v in value)
-
-
-def _saved(
-    text: str | None,
-    seats: tuple[Seat, ...],
-    matches: tuple[Match, ...],
-    base_seed: int,
-    address: str | None,
-    now: float,
-) -> dict[str, Any]:
-    """The fields kept as the table's JSON; what is missing or malformed gets the value a
-    table stored before its state was kept starts with."""
-    try:
-        saved = json.loads(text) if text else {}
-    except ValueError:
-        saved = {}
-    if not isinstance(saved, dict):
-        saved = {}
-    players = len(seats)
-    match = matches[-1] if matches else None
-    seen_default = len(match.rounds) if match is not None else 0
-    pause = saved.get("pause_until")
-    clock, timed_out = saved.get("move_seconds"), saved.get("timed_out")
-    turn_since = saved.get("turn_since")
-    next_seed = saved.get("next_seed")
-    if not isinstance(next_seed, int) or isinstance(next_seed, bool):
-        next_seed = base_seed if not matches else None
-    numbers = range(players)
-    humans = {s.seat for s in seats if s.kind == "human"}
-    addresses = _number_list(saved.get("addresses"), players, str, None)
-    if address is not None and addresses[HOST_SEAT] is None:
-        addresses = (address, *addresses[1:])
-    return {
-        "seen": _number_list(saved.get("seen"), players, int, seen_default),
-        "pause_until": float(pause) if isinstance(pause, int | float) else None,
-        "rematch_votes": frozenset(s for s in saved.get("rematch_votes", ()) if s in numbers),
-        "next_seed": next_seed,
-        "away": frozenset(s for s in saved.get("away", ()) if s in humans),
-        "left_at": _number_list(saved.get("left_at"), players, float, None),
-        "turn_since": float(turn_since) if isinstance(turn_since, int | float) else now,
-        "addresses": addresses,
-        "rated": saved.get("rated") is True,
-        "move_seconds": clock if clock in MOVE_SECONDS else 0,
-        "timed_out": timed_out if timed_out in humans else None,
-        "clock_moves": _number_list(saved.get("clock_moves"), players, int, 0),
-        "away_moves": _number_list(saved.get("away_moves"), players, int, 0),
-        "chat": _chat_of(saved.get("chat"), players),
-    }
-
-
-def from_row(row: TableRow, timing: Timing, now: float) -> TableState:
-    """The table as stored; raises (a ``ValueError`` or ``RecordError``) for a damaged row.
-
-    A table stored before its state was kept starts afresh: nobody has seen a round's
-    end, nobody is away, and the turn's clock starts now."""
-    seats = _seats_of(row)
-    matches = _matches_of(row)
-    host = row.host
-    if not (type(host) is int and 0 <= host < row.players and seats[host].kind == "human"):
-        host = HOST_SEAT
-    match = matches[-1] if matches else None
-    return TableState(
-        id=row.id,
-        players=row.players,
-        first_seed=row.base_seed,
-        created=row.created,
-        seats=seats,
-        matches=matches,
-        host=host,
-        public=bool(row.public),
-        hints=bool(row.hints),
-        seq=action_count(match) if match is not None else 0,
-        version=row.version,
-        timing=timing,
-        **_saved(row.state, seats, matches, row.base_seed, row.address, now),
-    )
-
-
-def replay(state: TableState, writes: Sequence[Write], version: int) -> TableState:
-    """The table after a commit that another process made: its writes, in order. A
-    process that serves clients of a table it does not own follows the owner this way."""
-    seats = list(state.seats)
-    matches = list(state.matches)
-    seq = state.seq
-    changes: dict[str, Any] = {}
-    for write in writes:
-        if isinstance(write, SaveSeat):
-            row = write.seat
-            seats[row.seat] = Seat(row.seat, row.kind, row.name, row.level, row.token_hash)
-        elif isinstance(write, SaveMatch) and write.number == len(matches):
-            game = record.loads(write.record)
-            if not isinstance(game, Match):
-                raise record.RecordError("a match's record is not a match")
-            matches.append(game)
-            seq = action_count(game)
-        elif isinstance(write, SaveAction):
-            game = matches[write.number].clone()
-            game.apply(parse_action(write.action))
-            matches[write.number] = game
-            seq = write.seq + 1
-        elif isinstance(write, SaveTable):
-            changes.update(public=write.public, host=write.host, hints=write.hints)
-            changes.update(
-                _saved(write.state, tuple(seats), tuple(matches), state.first_seed, None, 0.0)
-            )
-    return dataclasses.replace(
-        state,
-        seats=tuple(seats),
-        matches=tuple(matches),
-        seq=seq,
-        version=version,
-        **changes,
-    )

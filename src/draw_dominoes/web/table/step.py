@@ -10,8 +10,9 @@ from ...actions import Action, IllegalActionError
 from ...match import Match
 from ...rules import RULES
 from ..names import BadName, check_name
-from ..stores.base import SaveAction, SaveMatch, SaveSeat, Write
+from ..stores.base import DropActions, SaveAction, SaveMatch, SaveSeat, Write
 from . import intents as i
+from . import leaving
 from .effects import AskBot, AskHint, Effect, Publish, Store, Transition, WakeAt
 from .errors import UserError
 from .state import MOVE_SECONDS, Seat, TableState, Timing, bot_label
@@ -69,7 +70,9 @@ def step(
         case i.Act(action):
             new = _act(state, _seated(seat), action, now)
             played, announce = str(action), True
-        case i.BotMove(number, seq, action):
+        case i.BotMove(number, seq, action, takebacks):
+            if takebacks != state.takebacks:  # asked before a take-back: void
+                return _finish(state, state, False, None, None)
             new = _bot_move(state, _seated(seat), number, seq, action, now)
             played, announce = (str(action), True) if new is not state else (None, False)
         case i.Start():
@@ -94,6 +97,10 @@ def step(
             new = _configure(state, _seated(seat), target, level)
         case i.Chat(phrase):
             new = _chat(state, _seated(seat), phrase, now)
+        case i.Resign():
+            new = leaving.resign(state, _seated(seat))
+        case i.TakeBack():
+            new = leaving.take_back(state, _seated(seat), now)
         case i.Rename(name):
             mine = state.seats[_seated(seat)]
             new = _with_seat(state, dataclasses.replace(mine, name=display_name(name)))
@@ -119,8 +126,12 @@ def due(state: TableState, now: float, *, fresh: int) -> Transition:
         new = dataclasses.replace(new, pause_until=None, turn_since=now)
     away = new.away_due()
     if away is not None and now >= away - EPSILON:
-        assert new.match is not None
-        new = dataclasses.replace(new, away=new.away | {new.match.current_player})
+        assert new.match is not None  # gone too long on their turn: rated, it resigns (W5)
+        gone = new.match.current_player
+        if new.rated:
+            new = leaving.resign(new, gone)
+        else:
+            new = dataclasses.replace(new, away=new.away | {gone})
     clock = new.clock_due()
     if clock is not None and now >= clock - EPSILON:
         assert new.match is not None  # time is up: the medium bot makes this move
@@ -153,7 +164,7 @@ def _host_in_lobby(state: TableState, seat: int) -> None:
 
 def _check_turn(state: TableState, seat: int) -> Match:
     match = state.match
-    if match is None or match.is_over:
+    if match is None or not state.playing:
         raise UserError("not_playing")
     if match.current_player != seat:
         raise UserError("not_your_turn")
@@ -251,7 +262,7 @@ def _deal(state: TableState, now: float, fresh: int) -> TableState:
 
 def _continue(state: TableState, seat: int) -> TableState:
     match = state.match
-    if match is None or match.is_over or state.seen[seat] >= len(match.rounds):
+    if match is None or not state.playing or state.seen[seat] >= len(match.rounds):
         raise UserError("nothing_to_continue")
     seen = list(state.seen)
     seen[seat] = len(match.rounds)
@@ -271,7 +282,7 @@ def _ask_hint(state: TableState, seat: int) -> AskHint:
     if not state.hints:
         raise UserError("hints_off")
     match = state.match
-    if match is None or match.is_over:
+    if match is None or not state.playing:
         raise UserError("not_playing")
     if match.current_player != seat or state.plays_itself(seat):
         raise UserError("not_your_turn")
@@ -395,6 +406,8 @@ def _writes(old: TableState, new: TableState, played: str | None) -> list[Write]
     """The rows a change adds or alters, besides the table's own."""
     writes: list[Write] = [SaveSeat(b.row()) for a, b in zip(old.seats, new.seats) if a != b]
     number = len(new.matches) - 1
+    if new.takebacks > old.takebacks and len(new.matches) == len(old.matches):
+        writes.append(DropActions(number, new.seq))
     if played is not None:
         match = new.matches[number]
         writes.append(SaveAction(number, old.seq, played))

@@ -203,7 +203,38 @@ function renderActions(ctrl, myTurn) {
   if (ctrl.state.table.seats.some((s) => s.kind === "human" && s.seat !== ctrl.state.you)) {
     bar.append(chatBar(ctrl));  // said to people only: bots do not listen
   }
+  bar.append(leavingBar(ctrl));
   return bar;
+}
+
+/** Take back (a match against bots), resign with its confirmation, and what leaving means. */
+function leavingBar(ctrl) {
+  const { table, you } = ctrl.state;
+  const leaving = table.leaving || { resigned: [], take_back: false, away_resigns: false };
+  const box = el("div", { id: "leaving", class: "leaving" });
+  if (leaving.resigned.includes(you)) {
+    box.append(el("p", { id: "resigned-note", class: "leaving-note", role: "status" }, t("resigned_you")));
+    return box;
+  }
+  if (ctrl.confirmingResign) {
+    box.append(el("div", { id: "resign-confirm", class: "confirm", role: "alertdialog", "aria-labelledby": "resign-question" },
+      el("p", { id: "resign-question" }, t(table.rated ? "resign_question_rated" : "resign_question")),
+      el("button", { type: "button", class: "button danger", id: "resign-yes", "data-action": "resign-yes", onclick: () => ctrl.resign() }, t("resign_yes")),
+      el("button", { type: "button", class: "button", id: "resign-no", "data-action": "resign-no", onclick: () => ctrl.askResign(false) }, t("resign_no"))));
+    return box;
+  }
+  const buttons = el("p", { class: "leaving-buttons" });
+  if (leaving.take_back) {
+    buttons.append(el("button", { type: "button", class: "button ghost", id: "take-back-button", "data-action": "take-back",
+      onclick: () => ctrl.takeBack() }, t("take_back_button"), el("kbd", { "aria-hidden": "true" }, "U")));
+  }
+  buttons.append(el("button", { type: "button", class: "button ghost", id: "resign-button", "data-action": "resign",
+    onclick: () => ctrl.askResign(true) }, t("resign_button")));
+  box.append(buttons);
+  if (leaving.away_resigns) {
+    box.append(el("p", { id: "away-resigns", class: "muted" }, t("away_resigns", { seconds: Math.round(table.away_seconds) })));
+  }
+  return box;
 }
 
 /** The Hint button while a hint is asked for, or after it was refused: no redraw needed. */
@@ -223,6 +254,7 @@ function renderBelow(ctrl) {
 function keysHelp(message) {
   const keys = ["keys_choose", "keys_arrows", "keys_draw", "keys_pass", "keys_escape"];
   if (message.table.hints) keys.push("keys_hint");
+  if ((message.table.leaving || {}).take_back) keys.push("keys_take_back");
   return el("details", { class: "card keys" },
     el("summary", {}, t("keys_heading")),
     el("ul", {}, keys.map((key) => el("li", {}, t(key)))));

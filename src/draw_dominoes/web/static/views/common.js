@@ -35,7 +35,9 @@ export function seatNotes(seat, message) {
   if (seat.seat === message.you) notes.push(el("span", { class: "badge you" }, t("seat_you")));
   if (seat.seat === message.table.host_seat) notes.push(el("span", { class: "badge host" }, t("seat_host")));
   if (seat.kind === "bot") notes.push(el("span", { class: "badge bot", title: t("seat_bot", { level: levelName(seat.level) }) }, strengthName(seat.level)));
-  if (seat.kind === "human" && seat.away) notes.push(el("span", { class: "badge away" }, t("seat_away")));
+  const resigned = ((message.table.leaving || {}).resigned || []).includes(seat.seat);
+  if (resigned) notes.push(el("span", { class: "badge resigned", "data-resigned": "true" }, t("resigned_tag")));
+  else if (seat.kind === "human" && seat.away) notes.push(el("span", { class: "badge away" }, t("seat_away")));
   else if (seat.kind === "human" && !seat.connected) notes.push(el("span", { class: "badge offline" }, t("seat_offline")));
   return notes;
 }

@@ -6,10 +6,23 @@ import { topBar } from "./common.js";
 import { renderLog, renderSheet } from "./log.js";
 import { roundFacts, finalLine, renderHands } from "./round_end.js";
 
+/** Who resigned, said before the result: "You resigned." or "Ann resigned." */
+function resignedSentence(ctrl) {
+  const { result, you } = ctrl.state;
+  const resigned = result.resigned || [];
+  if (!resigned.length) return "";
+  if (you !== null && resigned.includes(you)) return t("result_you_resigned");
+  return t("result_resigned", { names: listNames(resigned.map((seat) => ctrl.names()[seat])) });
+}
+
 function resultSentence(ctrl) {
   const message = ctrl.state;
   const { result, you } = message;
   const seatNames = ctrl.names();
+  if (result.given_up) {  // cut short: who is left wins, no score line to quote
+    const names = listNames((result.winners || []).map((seat) => seatNames[seat]));
+    return t("result_given_up", { names });
+  }
   const scores = result.scores || (message.view ? message.view.scores : []);
   const winners = result.winners || [];
   const best = Math.max(...scores);
@@ -35,14 +48,19 @@ export function renderMatchEnd(ctrl) {
   const { table: info, you } = message;
   const seatNames = ctrl.names();
   const scores = message.result.scores || message.view.scores;
-  const ranked = scores.map((score, seat) => ({ score, seat })).sort((a, b) => b.score - a.score);
+  const resigned = message.result.resigned || [];
+  // Ranked by score, but a seat that resigned finishes last (W4).
+  const ranked = scores.map((score, seat) => ({ score, seat, out: resigned.includes(seat) }))
+    .sort((a, b) => a.out - b.out || b.score - a.score);
   const wrap = el("div", { class: "match-page" });
   wrap.append(topBar(message, t("status_over", { number: info.match_number })));
   const card = el("section", { id: "result", class: "card match-end", "aria-labelledby": "result-text" },
     el("h2", { id: "result-text", class: "result-sentence" }, resultSentence(ctrl)),
-    el("ol", { id: "final-scores", class: "final-scores" }, ranked.map(({ score, seat }) => el("li", {
+    resigned.length ? el("p", { id: "resigned-text", class: "resigned-sentence" }, resignedSentence(ctrl)) : null,
+    el("ol", { id: "final-scores", class: "final-scores" }, ranked.map(({ score, seat, out }) => el("li", {
       class: message.result.winners.includes(seat) ? "winner" : "",
     }, el("span", { class: "fs-name" }, seat === you ? t("seat_you_name", { name: seatNames[seat] }) : seatNames[seat]),
+    out ? el("span", { class: "badge resigned" }, t("resigned_tag")) : null,
     el("span", { class: "fs-score" }, String(score))))));
   const rematch = message.rematch;
   const rematchBox = el("div", { class: "rematch" });
@@ -57,7 +75,7 @@ export function renderMatchEnd(ctrl) {
   rematchBox.append(el("p", { id: "rematch-status", class: "muted", role: "status" }, rematchText(ctrl)));
   card.append(rematchBox);
   const last = info.match_number - 1;
-  card.append(el("p", { class: "links" },
+  if (!message.result.given_up) card.append(el("p", { class: "links" },
     el("a", { href: `/t/${info.id}/replay/${last}`, id: "replay-link", class: "button" }, t("replay_this")),
     el("a", { href: `/t/${info.id}/replay/${last}#review`, id: "review-link", class: "button" }, t("review_button")),
     el("a", { href: `/api/tables/${info.id}/matches/${last}/record`, download: "", id: "download-record", class: "button ghost" }, t("download_record"))));
