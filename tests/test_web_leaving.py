@@ -35,14 +35,15 @@ def run(state: TableState, intent: i.Intent, seat: int | None, now: float = NOW)
     return step(state, intent, seat, now, fresh=4242)
 
 
-def against_bots(players: int = 2, *, rated: bool = False, seed: int = 7) -> TableState:
-    """Ann alone against bots, here, the first match dealt."""
-    bots = {str(n): "greedy" for n in range(1, players)}
-    state = new_table(
+def lobby(
+    players: int, bots: dict[str, str] | None = None, *, rated: bool = False, seed: int = 7
+) -> TableState:
+    """Ann's new table, the given seats bots, the others open."""
+    return new_table(
         "t1",
         players,
         "Ann",
-        bots,
+        bots or {},
         first_seed=seed,
         token_hash=hash_token("ann"),
         address="127.0.0.1",
@@ -52,26 +53,18 @@ def against_bots(players: int = 2, *, rated: bool = False, seed: int = 7) -> Tab
         timing=TIMING,
         rated=rated,
     )
-    state = run(state, i.Arrive(), 0).state
+
+
+def against_bots(players: int = 2, *, rated: bool = False, seed: int = 7) -> TableState:
+    """Ann alone against bots, here, the first match dealt."""
+    bots = {str(n): "greedy" for n in range(1, players)}
+    state = run(lobby(players, bots, rated=rated, seed=seed), i.Arrive(), 0).state
     return run(state, i.Start(), 0).state
 
 
 def with_people(players: int = 3, *, rated: bool = False) -> TableState:
     """Ann, Bea and (for three or four) Cid, all here, the first match dealt."""
-    state = new_table(
-        "t1",
-        players,
-        "Ann",
-        {},
-        first_seed=11,
-        token_hash=hash_token("ann"),
-        address="127.0.0.1",
-        public=False,
-        hints=False,
-        now=NOW,
-        timing=TIMING,
-        rated=rated,
-    )
+    state = lobby(players, rated=rated, seed=11)
     for name in ["Bea", "Cid", "Dan"][: players - 1]:
         state = run(state, i.Join(name, None, hash_token(name), "10.0.0.2"), None).state
     for seat in range(players):
@@ -131,22 +124,10 @@ def test_w1_a_resigned_seat_is_played_by_the_medium_bot_for_the_others() -> None
 
 
 def test_w1_nothing_to_resign_in_the_lobby_or_after_the_match() -> None:
-    state = new_table(
-        "t1",
-        2,
-        "Ann",
-        {},
-        first_seed=1,
-        token_hash="h",
-        address=None,
-        public=False,
-        hints=False,
-        now=NOW,
-        timing=TIMING,
-    )
-    with pytest.raises(UserError) as lobby:
+    state = lobby(2)
+    with pytest.raises(UserError) as waiting:
         run(state, i.Resign(), 0)
-    assert lobby.value.code == "not_playing"
+    assert waiting.value.code == "not_playing"
 
 
 def test_w3_when_nobody_is_left_playing_the_match_ends_at_once() -> None:
@@ -293,19 +274,7 @@ def test_w2_w7_resignations_and_take_backs_survive_the_store_and_reach_a_relay(
     store: Store,
 ) -> None:
     rng = random.Random(9)
-    state = new_table(
-        "t1",
-        3,
-        "Ann",
-        {"1": "greedy", "2": "greedy"},
-        first_seed=7,
-        token_hash=hash_token("ann"),
-        address="127.0.0.1",
-        public=False,
-        hints=False,
-        now=NOW,
-        timing=TIMING,
-    )
+    state = lobby(3, {"1": "greedy", "2": "greedy"})
     store.create_table(state.row())
     mirror = state
     version = 0

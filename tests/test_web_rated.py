@@ -21,6 +21,17 @@ from test_web_accounts import browser, sign_up
 from test_web_support import Client, InProcessServer, play_until
 
 
+def rating_changes(client: httpx.Client, table_id: str) -> list[dict[str, object]]:
+    """Match 0's rating changes, once stored (a moment after the match's end)."""
+    changes: list[dict[str, object]] = []
+    for _ in range(100):
+        changes = client.get(f"/api/tables/{table_id}/matches/0/ratings").json()["changes"]
+        if changes:
+            break
+        time.sleep(0.1)
+    return changes
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[InProcessServer]:
     running = InProcessServer(tmp_path / "tables.sqlite3", round_pause=0).start()
@@ -80,13 +91,7 @@ def test_a_rated_match_against_a_level_moves_the_players_rating_once(
         }
         play_until([player], random.Random(3), lambda: player.state["table"]["status"] == "over")
         player.close()
-        changes: list[dict[str, object]] = []
-        for _ in range(100):
-            changes = anna.get(f"/api/tables/{table_id}/matches/0/ratings").json()["changes"]
-            if changes:
-                break
-            time.sleep(0.1)
-        (mine,) = changes
+        (mine,) = rating_changes(anna, table_id)
         assert mine["seat"] == 0 and mine["username"] == "Anna" and mine["before"] == 1500
         assert mine["change"] != 0 and mine["provisional"] is True
         scores = player.state["result"]["scores"]
@@ -170,13 +175,7 @@ def test_w4_w6_resigning_a_rated_match_is_a_loss_and_frees_the_bot_limit(
             assert resigned.status_code == 200 and resigned.json()["seat"] == 0
             twice = anna.post(f"/api/tables/{table_id}/resign", json={})
             assert twice.status_code == 409 and twice.json()["error"] == "not_playing"
-            changes: list[dict[str, object]] = []
-            for _ in range(100):
-                changes = anna.get(f"/api/tables/{table_id}/matches/0/ratings").json()["changes"]
-                if changes:
-                    break
-                time.sleep(0.1)
-            (mine,) = changes
+            (mine,) = rating_changes(anna, table_id)
             assert int(str(mine["change"])) < 0, "a resignation is a loss, whatever the score"
             assert anna.get("/api/me").json()["games"][0]["status"] == "over"
             assert anna.post("/api/tables", json={**rated, "start": True}).status_code == 201
