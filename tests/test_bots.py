@@ -61,7 +61,9 @@ def test_registry_lists_every_bot_and_hides_the_omniscient_one() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "pimc", "ismcts", "omniscient"])
+@pytest.mark.parametrize(
+    "name", ["random", "greedy", "heuristic", "pimc", "ismcts", "omniscient", "learned"]
+)
 def test_every_choice_is_legal_through_whole_rounds(name: str, players: int) -> None:
     """R5–R7: in every position (openings, draws, passes, blocks) the bot picks a legal action."""
     rng = random.Random(players)
@@ -111,7 +113,7 @@ def _parse(text: str) -> Draw | Pass | Place:
     return parse_action(text)
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "pimc", "ismcts"])
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic", "pimc", "ismcts", "learned"])
 def test_bots_see_only_the_view_and_choose_alike_when_only_hidden_tiles_differ(name: str) -> None:
     """R21: two views that differ only in hidden tiles are equal, and so is the choice."""
     first, second = _twin_rounds()
@@ -133,7 +135,7 @@ def test_search_bots_are_reproducible_by_seed() -> None:
 
 def test_bots_refuse_to_move_out_of_turn() -> None:
     game = Round.new(2, seed=3, leader=0)
-    for name in ("random", "greedy", "heuristic", "pimc", "ismcts"):
+    for name in ("random", "greedy", "heuristic", "pimc", "ismcts", "learned"):
         with pytest.raises(ValueError, match="turn"):
             make(name).choose(game.view(1))
 

@@ -183,7 +183,7 @@ def test_the_environments_without_their_extra_name_it() -> None:
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
     assert last == (
-        "ImportError: draw_dominoes.envs needs the rl extra (numpy, gymnasium is missing): "
+        "ImportError: draw_dominoes.envs needs the rl extra (numpy is missing): "
         "pip install 'draw-dominoes[rl]'"
     ), done.stderr
 

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "backup": ("draw_dominoes.web.backup", "copy the web app's database, safe while it runs"),
     "migrate": ("draw_dominoes.web.migrate", "copy the web app's tables from SQLite to PostgreSQL"),
     "tournament": ("draw_dominoes.tournament.cli", "play bots against each other and rate them"),
+    "train": ("draw_dominoes.learned.cli", "train the learned bot's network by self-play"),
     "diagram": ("draw_dominoes.render.cli", "draw a line of tiles as an SVG"),
     "demo": ("draw_dominoes.demo", "watch random players play a seeded match"),
 }
@@ -43,11 +44,13 @@ EXTRAS: dict[str, str] = {
     "stats": "terminal",
     "serve": "web",
     "tournament": "tournament",
+    "train": "rl",
 }
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "terminal": ("rich", "textual"),
     "web": ("fastapi", "starlette", "uvicorn", "websockets", "prometheus_client", "httptools"),
     "tournament": ("ray", "matplotlib", "tqdm"),
+    "rl": ("numpy",),
 }
 
 

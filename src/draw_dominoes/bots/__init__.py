@@ -137,3 +137,17 @@ from . import ismcts as _ismcts  # noqa: E402  (registers ismcts, then omniscien
 from . import expert as _expert  # noqa: E402
 
 del _heuristic, _pimc, _ismcts, _expert
+
+
+def _learned(seed: int | random.Random = 0, **options: Any) -> Bot:
+    """The ``learned`` bot; numpy (the ``rl`` extra) is imported only when one is made."""
+    try:
+        from ..learned.bot import LearnedBot
+    except ImportError as error:
+        raise ValueError(
+            f"the learned bot needs numpy ({error}): pip install 'draw-dominoes[rl]'"
+        ) from None
+    return LearnedBot(seed, **options)
+
+
+register("learned", _learned)

@@ -253,8 +253,10 @@ class ExpertBot:
     (default ``EXPLORATION`` with the match-aware rewards of two players, else
     ``ismcts``'s), ``pool`` (determinizations drawn a move, default ``POOLS`` by table
     size), ``exploit`` (the chance of being a random player above which an opponent is
-    searched as one; default ``DEFAULT_EXPLOIT``, off), ``epsilon`` and ``opponents``
-    (as ``ismcts``).
+    searched as one; default ``DEFAULT_EXPLOIT``, off), ``prior`` (the weight of the
+    learned network's values of the root's actions as a progressive bias; 0, the
+    default, leaves them out), ``leaf`` (true: the learned network values the position
+    after expansion instead of a playout), ``epsilon`` and ``opponents`` (as ``ismcts``).
     ``clock`` (a keyword, not an option) tells the time.
     """
 
@@ -267,7 +269,9 @@ class ExpertBot:
         clock: Callable[[], float] = time.perf_counter,
         **options: Any,
     ) -> None:
-        own = frozenset({"inference", "heavy", "solve", "reward", "pool", "exploit"})
+        own = frozenset(
+            {"inference", "heavy", "solve", "reward", "pool", "exploit", "prior", "leaf"}
+        )
         self.settings = search_options(self.name, options, own)
         self.exploration: float | None = (
             self.settings["exploration"] if "exploration" in options else None
@@ -299,6 +303,14 @@ class ExpertBot:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.reward = reward
         self.reward_of = REWARDS[reward]
+        prior = options.get("prior", 0.0)
+        if isinstance(prior, bool) or not isinstance(prior, int | float) or prior < 0:
+            raise ValueError(f"prior must be a number of at least 0, not {prior!r}")
+        self.prior = float(prior)
+        leaf = options.get("leaf", False)
+        if not isinstance(leaf, bool):
+            raise ValueError(f"leaf must be true or false, not {leaf!r}")
+        self.leaf = leaf
         self.inference = float(inference)
         self.solve: int | None = solve
         self.clock = clock
@@ -398,11 +410,23 @@ class ExpertBot:
             return reward
 
         solver = Solver(view.scores, view.target, solve, reward_of=reward_of) if solve else None
+        evaluate: Callable[[Round], list[float] | None] | None = (
+            None if solver is None else solver.value
+        )
+        root_bias = None
+        if self.prior or self.leaf:
+            from .learned_levers import leaf_value, prior_of
+
+            if self.prior:
+                root_bias = prior_of(view, self.prior)
+            if self.leaf:
+                evaluate = leaf_value(evaluate)
         action, self.last_iterations = search(
             determinize,
             rng,
             clock=self.clock,
-            evaluate=None if solver is None else solver.value,
+            evaluate=evaluate,
+            root_bias=root_bias,
             reward_of=reward_of,
             stats=stats,
             root_floor=root_floor,

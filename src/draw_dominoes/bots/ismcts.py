@@ -81,6 +81,7 @@ def search(
     stats: dict[Action, tuple[int, float, float]] | None = None,
     root_floor: int = 0,
     uniform: frozenset[int] = frozenset(),
+    root_bias: dict[Action, float] | None = None,
 ) -> tuple[Action, int]:
     """The most visited root action after the search, and the number of iterations run.
 
@@ -97,7 +98,9 @@ def search(
     rewards (0 if it does not); ``root_floor`` tries each root action at least that
     many times before UCB picks at the root, so that every action's mean means something.
     ``uniform`` names seats taken for random players: in the tree and the playouts they
-    choose uniformly at random, whatever ``opponents`` says.
+    choose uniformly at random, whatever ``opponents`` says. ``root_bias`` (a prior of
+    the root's actions, in reward units) is tried first, best first, and added to each
+    root action's UCB value divided by its visits plus one (progressive bias).
     """
     first = determinize()
     legal = first.legal_actions()
@@ -143,9 +146,14 @@ def search(
                 continue
             untried = [a for a in actions if a not in children]
             if untried:
-                action = (
-                    untried[int(rng.random() * len(untried))] if len(untried) > 1 else untried[0]
-                )
+                if root_bias is not None and node is root:
+                    action = max(untried, key=root_bias.__getitem__)
+                else:
+                    action = (
+                        untried[int(rng.random() * len(untried))]
+                        if len(untried) > 1
+                        else untried[0]
+                    )
                 child = _Node(game.current_player)
                 children[action] = child
                 for a in actions:
@@ -163,6 +171,8 @@ def search(
                 value = child.total / child.visits + exploration * sqrt(
                     log(child.available) / child.visits
                 )
+                if root_bias is not None and node is root:
+                    value += root_bias[a] / (child.visits + 1)
                 if value > best_value:
                     best_value, best = value, a
             if root_floor and node is root:

@@ -1,7 +1,8 @@
 """Research environments: PettingZoo, Gymnasium and OpenSpiel adapters (the ``rl`` extra).
 
-Importing this package registers the Gymnasium environment ``DrawDominoes-v0``. The
-PettingZoo environment is ``draw_dominoes.envs.draw_v0``; importing
+Importing this package registers the Gymnasium environment ``DrawDominoes-v0`` (where
+Gymnasium is installed: the encoding and the batched rules need numpy alone, which the
+learned bot relies on). The PettingZoo environment is ``draw_dominoes.envs.draw_v0``; importing
 ``draw_dominoes.envs.openspiel`` registers the OpenSpiel game ``python_draw_dominoes``.
 """
 
@@ -17,11 +18,9 @@ def _missing(name: str) -> bool:
         return True
 
 
-_MISSING = [name for name in ("numpy", "gymnasium") if _missing(name)]
-if _MISSING:  # one line that says what to install, not a traceback deep in numpy
+if _missing("numpy"):  # one line that says what to install, not a traceback deep in numpy
     raise ImportError(
-        f"draw_dominoes.envs needs the rl extra ({', '.join(_MISSING)} is missing): "
-        "pip install 'draw-dominoes[rl]'"
+        "draw_dominoes.envs needs the rl extra (numpy is missing): pip install 'draw-dominoes[rl]'"
     )
 
 from .encoding import (  # noqa: E402 (after the check above)
@@ -72,4 +71,5 @@ def _register_gymnasium() -> None:
         )
 
 
-_register_gymnasium()
+if not _missing("gymnasium"):  # the encoding and the batched rules need numpy alone
+    _register_gymnasium()
