@@ -19,35 +19,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from draw_dominoes.tournament import Tournament, run_tournament
-from draw_dominoes.tournament.stats import summarize
+from bot_points import points
 
-LEARNED = "learned"
+LEARNED = "net"
+"""The checkpoint's seat name (a variant of the ``learned`` bot with its weights)."""
 
 
 def strength(weights: str, against: str, deals: int, seed: int, out: Path) -> dict[str, Any]:
-    """``weights`` against ``against`` over ``deals`` deals: margin, interval, ms a move."""
-    tournament = Tournament(
-        players=2,
-        tables=((LEARNED, against),),
-        deals=deals,
-        seed=seed,
-        unit="round",
-        options={LEARNED: {"weights": weights}},
-    )
-    games = run_tournament(tournament, out, workers=1, progress=False)
-    report = summarize(games, 2, "round")
-    margin = report.margins[LEARNED][against]
-    ms = {b.name: 1000 * b.seconds / max(1, b.decisions) for b in report.bots}
-    return {
-        "opponent": against,
-        "deals": int(margin["deals"]),
-        "points_per_round": round(margin["points_per_round"], 3),
-        "ci95_low": round(margin["ci95_low"], 3),
-        "ci95_high": round(margin["ci95_high"], 3),
-        "ms_learned": round(ms[LEARNED], 3),
-        "ms_opponent": round(ms[against], 3),
-    }
+    """The network in ``weights`` against ``against`` over ``deals`` deals."""
+    variants = {LEARNED: ("learned", {"weights": weights})}
+    return points(LEARNED, against, deals, variants, seed, out, workers=1)
 
 
 def checkpoints(log: Path) -> list[dict[str, Any]]:
