@@ -119,6 +119,13 @@ def test_w1_a_resigned_seat_is_played_by_the_medium_bot_for_the_others() -> None
     assert twice.value.code == "already_resigned"
     back = run(run(after, i.Leave(), quitter).state, i.Arrive(), quitter).state
     assert back.plays_itself(quitter), "unlike away, a resigned seat is not taken back"
+    while (mover := after.match.current_player if after.match else None) != quitter:
+        assert after.match is not None
+        after = run(after, i.Act(after.match.legal_actions()[0]), mover).state
+    assert after.bot_to_move() == quitter and after.match is not None
+    with pytest.raises(UserError) as not_yours:  # the bot plays the seat now
+        run(after, i.Act(after.match.legal_actions()[0]), quitter)
+    assert not_yours.value.code == "already_resigned"
     with pytest.raises(UserError):
         run(after, i.Resign(), None)  # a spectator has nothing to resign
 

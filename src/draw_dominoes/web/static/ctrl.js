@@ -165,7 +165,8 @@ export class TableCtrl {
 
   isMyTurn() {
     const s = this.state;
-    return Boolean(s.view && s.table.status === "playing" && s.you !== null
+    const resigned = ((s.table.leaving || {}).resigned || []).includes(s.you);
+    return Boolean(s.view && s.table.status === "playing" && s.you !== null && !resigned
       && s.view.current_player === s.you && !this.roundEndShown() && !(s.table.waiting || []).length);
   }
 

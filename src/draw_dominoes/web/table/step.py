@@ -168,6 +168,8 @@ def _check_turn(state: TableState, seat: int) -> Match:
         raise UserError("not_playing")
     if match.current_player != seat:
         raise UserError("not_your_turn")
+    if seat in state.resigned_in(len(state.matches) - 1):
+        raise UserError("already_resigned")  # the bot plays the seat now (W1)
     if state.pause_until is not None:
         raise UserError("round_end", seconds=round(state.timing.round_pause))
     return match
