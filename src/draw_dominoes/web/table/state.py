@@ -7,11 +7,7 @@ from dataclasses import dataclass, field
 
 from ...actions import Action
 from ...match import Match
-from ..stores.base import (
-    SaveTable,
-    SeatRow,
-    TableRow,
-)
+from ..stores.base import SaveTable, SeatRow, TableRow
 
 __all__ = [
     "AWAY_LEVEL",
@@ -123,7 +119,7 @@ class TableState:
     """Every resignation at this table: (match number, seat, actions played before it).
     Kept beside the matches' records, which hold the rules' moves only (W2)."""
     takebacks: int = 0
-    """Take-backs in the current match: a bot's answer asked for before one is void."""
+    """Take-backs at this table so far: a bot's answer asked for before one is void."""
     seq: int = 0
     """Actions played in the current match."""
     version: int = 0
