@@ -159,9 +159,9 @@ def test_a_move_against_bots_is_taken_back_to_the_same_hand(
     page = new_page(browser, lang, SIZES[lang])
     play_a_bot(page, server, lang)
     page.wait_for_selector('#app[data-my-turn="true"]')
-    assert page.locator("#take-back-button").count() == 0  # nothing of mine yet
+    assert page.locator("#take-back-button").is_disabled()  # nothing of mine yet
     make_a_placing_move(page)
-    page.wait_for_selector("#take-back-button")
+    page.wait_for_selector("#take-back-button:not([disabled])")
     page.wait_for_selector('#app[data-my-turn="true"]')
     # Before the tile just placed, with the hand it was placed from.
     seq = int(page.locator("#app").get_attribute("data-seq"))

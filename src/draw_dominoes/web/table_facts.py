@@ -52,9 +52,8 @@ def result_entry(table: TableState, names: Sequence[str], lang: str) -> dict[str
     still_in = [s for s in range(table.players) if s not in gave_up] or list(range(table.players))
     top = max(scores[s] for s in still_in)
     winners = [s for s in still_in if scores[s] == top]
-    best = scores[winners[0]]
     key = "common.match_drawn" if len(winners) > 1 else "common.match_won"
-    text = translate(key, lang, names=", ".join(names[w] for w in winners), score=best)
+    text = translate(key, lang, names=", ".join(names[w] for w in winners), score=top)
     if gave_up:
         resigned = ", ".join(names[s] for s in sorted(gave_up))
         text = translate("common.match_resigned", lang, names=resigned, result=text)

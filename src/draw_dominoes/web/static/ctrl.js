@@ -32,6 +32,7 @@ export class TableCtrl {
     this.wasMyTurn = false;
     this.localRoundEnd = 0;  // a server without round_end: the round whose end is on screen
     this.afterMove = false;  // a move made from the line or the buttons: focus returns to the rack
+    this.movedAt = -1;  // the position (seq) that move was made in
     this.confirmingResign = false;  // the question before resigning is on screen
     this.socket = new TableSocket(() => this.address(), {
       open: () => setConnection(""),
@@ -193,6 +194,7 @@ export class TableCtrl {
     const active = document.activeElement;
     this.afterMove = Boolean(active && active !== document.body
       && (active.closest("#felt") || active.closest("#actions")));
+    this.movedAt = this.state ? this.state.seq : -1;
     this.send({ type: "action", action });
   }
 
@@ -306,7 +308,9 @@ export class TableCtrl {
     this.wasMyTurn = myTurn;
     this.prevSeq = message.seq;
     this.prevHand = view ? [...view.hand] : [];
-    if (this.afterMove && myTurn) this.afterMove = false;
+    // Only a position after the move ends it: a state of the same position (an answer to
+    // a new size, say) may come between the move and the server's answer to it.
+    if (this.afterMove && myTurn && message.seq > this.movedAt) this.afterMove = false;
     window.requestAnimationFrame(() => this.checkRoom());
   }
 }

@@ -224,9 +224,12 @@ function leavingBar(ctrl) {
     return box;
   }
   const buttons = el("p", { class: "leaving-buttons" });
-  if (leaving.take_back) {
+  // Against bots alone (unrated) the button is always there, enabled when there is a move
+  // to take back: the buttons keep their place and the line its room.
+  const againstBots = !table.rated && table.seats.every((s) => s.seat === you || s.kind === "bot");
+  if (againstBots) {
     buttons.append(el("button", { type: "button", class: "button ghost", id: "take-back-button", "data-action": "take-back",
-      onclick: () => ctrl.takeBack() }, t("take_back_button"), el("kbd", { "aria-hidden": "true" }, "U")));
+      disabled: !leaving.take_back, onclick: () => ctrl.takeBack() }, t("take_back_button"), el("kbd", { "aria-hidden": "true" }, "U")));
   }
   buttons.append(el("button", { type: "button", class: "button ghost", id: "resign-button", "data-action": "resign",
     onclick: () => ctrl.askResign(true) }, t("resign_button")));
