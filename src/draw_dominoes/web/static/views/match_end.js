@@ -94,7 +94,8 @@ export function renderMatchEnd(ctrl) {
       el("p", { id: "round-explanation", class: "settle" }, facts.explanation),
       finalLine(facts), renderHands(message, facts)));
   }
-  below.append(renderSheet(ctrl), renderLog(ctrl));
+  // A match given up before its first round ended has no sheet or moves to show.
+  if (message.rounds.length) below.append(renderSheet(ctrl), renderLog(ctrl));
   wrap.append(below);
   return wrap;
 }
