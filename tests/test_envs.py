@@ -703,6 +703,46 @@ def test_batched_rounds_follow_the_engine_move_by_move(players: int) -> None:
         assert rounds.relative(np.array([i]), np.array([1]))[0] == expected
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rounds_loaded_part_played_go_on_as_the_engine_does(players: int) -> None:
+    """A round loaded mid-play (a search's determinization: passes, lacks, draws and the
+    boneyard's order as they stand) gives the engine's masks, observations and outcome."""
+    rng = random.Random(players)
+    games = []
+    for i in range(40):
+        game = Round.new(players, seed=500 * players + i)
+        for _ in range(rng.randrange(0, 30)):
+            if game.is_over:
+                break
+            game.apply_id(rng.choice(game.legal_action_ids()))
+        if not game.is_over:
+            games.append(game)
+    rounds = BatchRounds(players, len(games))
+    rounds.load(np.arange(len(games)), games)
+    trackers = [Tracker(game) for game in games]
+    seats = np.arange(len(games)) % players
+    while True:
+        obs = rounds.observations(seats)
+        for i in range(len(games)):
+            assert np.array_equal(obs[i], fast_observation(trackers[i], int(seats[i])))
+        rows = np.flatnonzero(~rounds.over)
+        if not rows.size:
+            break
+        mask = rounds.legal(rows)
+        for j, row in enumerate(rows.tolist()):
+            game = games[row]
+            assert np.array_equal(mask[j], fast_mask(game, game.current_player).astype(bool))
+            game.apply_id(rng.choice(game.legal_action_ids()))
+            mask[j] = False
+            mask[j, game.actions[-1].id] = True
+        rounds.apply(rows, mask.argmax(axis=1))
+    for i, game in enumerate(games):
+        assert game.outcome is not None
+        assert rounds.points[i] == game.outcome.points
+    with pytest.raises(ValueError, match="still being played"):
+        rounds.load(np.array([0]), [games[0]])
+
+
 @pytest.mark.parametrize("seat", [None, 1])
 def test_the_batched_vector_env_plays_as_the_engine_does_against_greedy(seat: int | None) -> None:
     """Against the deterministic greedy bot the batched and the engine-played vector envs

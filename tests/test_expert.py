@@ -20,8 +20,10 @@ from draw_dominoes.bots.expert import (
     DEFAULT_SOLVE,
     EXPLORATION,
     HEAVIES,
+    PLAYOUTS,
     POOLS,
     SOLVES,
+    WORLDS,
     ExpertBot,
     Inference,
 )
@@ -129,15 +131,15 @@ def test_a_time_budget_stops_the_search_by_the_clock() -> None:
     """0.1 s on a clock that moves 1 ms a read: the clock is read every 16 iterations,
     so about 100 reads, whatever the machine's speed."""
     clock = FakeClock(0.001)
-    bot = ExpertBot(1, time_per_move=0.1, clock=clock)
+    bot = ExpertBot(1, time_per_move=0.1, clock=clock, playout="greedy")
     bot.choose(opening_view())
     assert 95 * 16 <= bot.last_iterations <= 101 * 16
     assert clock.reads <= 102
 
 
 def test_a_time_cap_keeps_the_default_iterations_when_time_is_plenty() -> None:
-    slow = ExpertBot(1, max_seconds=1.0, clock=FakeClock(0.2))
-    fast = ExpertBot(1, max_seconds=1.0, clock=FakeClock(1e-9))
+    slow = ExpertBot(1, max_seconds=1.0, clock=FakeClock(0.2), playout="greedy")
+    fast = ExpertBot(1, max_seconds=1.0, clock=FakeClock(1e-9), playout="greedy")
     view = opening_view()
     slow.choose(view)
     fast.choose(view)
@@ -159,9 +161,17 @@ def test_the_expert_searches_as_ismcts_does_at_every_table_size(players: int) ->
     assert expert["heavy"] == HEAVIES[players] == (0.1 if players == 3 else DEFAULT_HEAVY)
     assert POOLS[2] == DEFAULT_POOL and POOLS[players] >= DEFAULT_POOL
     game = Round.new(players, seed=3)
-    bot = ExpertBot(1)
+    bot = ExpertBot(1, playout="greedy")
     bot.choose(game.view(game.current_player))
     assert bot.last_iterations == DEFAULT_ITERATIONS[players]
+    # By default two players get the learned playouts instead: every action in every world.
+    view = game.view(game.current_player)
+    default = ExpertBot(1)
+    default.choose(view)
+    played_out = PLAYOUTS[players] == "learned"
+    assert played_out == (players == 2)
+    expected = WORLDS * len(view.legal_actions) if played_out else DEFAULT_ITERATIONS[players]
+    assert default.last_iterations == expected
 
 
 def test_the_expert_keeps_the_settings_it_is_given() -> None:
@@ -184,7 +194,8 @@ def test_every_search_bot_takes_a_time_budget_and_a_cap(name: str, per_read: int
     search bots read it every ``per_read`` iterations."""
     view = opening_view()
     for option in ("time_per_move", "max_seconds"):
-        bot: Any = bots.create(name, 1, clock=FakeClock(0.01), **{option: 0.1})
+        tree = {"playout": "greedy"} if name == "expert" else {}  # no tree, no clock
+        bot: Any = bots.create(name, 1, clock=FakeClock(0.01), **{option: 0.1}, **tree)
         bot.choose(view)
         assert per_read <= bot.last_iterations <= 11 * per_read, option
     play = bots.create_for_play(name, 1)
@@ -397,14 +408,14 @@ def test_a_seat_taken_for_a_random_player_is_searched_as_one() -> None:
     weight the deals)."""
     view = last_view("random", 3)
     assert random_odds(view) > 0.5
-    exploiting = ExpertBot(2, iterations=300, exploit=0.5)
+    exploiting = ExpertBot(2, iterations=300, exploit=0.5, playout="greedy")
     exploiting.choose(view)
     assert exploiting.last_random == frozenset({1})
     assert DEFAULT_EXPLOIT == 1
-    never = ExpertBot(2, iterations=300)
+    never = ExpertBot(2, iterations=300, playout="greedy")
     values = never.action_values(view)
     assert never.last_random == frozenset()
-    always = ExpertBot(2, iterations=300, exploit=0)
+    always = ExpertBot(2, iterations=300, exploit=0, playout="greedy")
     assert always.action_values(view) != values
     assert always.last_random == frozenset({1})
     quiet = last_view("greedy", 3)

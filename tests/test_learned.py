@@ -11,13 +11,16 @@ import numpy as np
 import pytest
 
 from draw_dominoes import Round, bots
+from draw_dominoes.bots.expert import ExpertBot
 from draw_dominoes.envs.batch import BatchRounds
 from draw_dominoes.envs.encoding import observation
 from draw_dominoes.learned import features as learned_features
 from draw_dominoes.learned.bot import SHIPPED, LearnedBot, shipped_network, values_of
 from draw_dominoes.learned.cli import run as run_cli
 from draw_dominoes.learned.network import Network, WeightsError
+from draw_dominoes.learned.playouts import playout_points
 from draw_dominoes.learned.train import TrainingSettings, play_rounds, train
+from draw_dominoes.round import ViewSampler
 from test_bots import _twin_rounds
 
 TINY = TrainingSettings(
@@ -169,12 +172,67 @@ def test_the_expert_takes_the_network_as_a_prior_and_as_a_leaf_value() -> None:
         game.apply(rng.choice(game.legal_actions()))
     view = game.view(game.current_player)
     for options in ({"prior": 1.0}, {"leaf": True}, {"prior": 0.5, "leaf": True}):
-        bot = bots.create("expert", 1, iterations=40, **options)
+        bot = bots.create("expert", 1, iterations=40, playout="greedy", **options)
         assert bot.choose(view) in view.legal_actions
     # A prior that outweighs every reward makes the search follow the network.
-    led = bots.create("expert", 1, iterations=30, prior=1000.0).choose(view)
+    led = bots.create("expert", 1, iterations=30, prior=1000.0, playout="greedy").choose(view)
     assert led == bots.create("learned").choose(view)
     with pytest.raises(ValueError, match="prior"):
         bots.create("expert", prior=-1)
     with pytest.raises(ValueError, match="leaf"):
         bots.create("expert", leaf="yes")
+
+
+def test_the_expert_plays_rounds_out_with_the_network() -> None:
+    """``playout="learned"``: a legal choice from the view alone (R21: twin views, the same
+    choice for the same seed), the same for a seed, and checked options."""
+    first, second = _twin_rounds()
+    view_a, view_b = first.view(0), second.view(0)
+    for seed in (1, 2):
+        a = bots.create("expert", seed, playout="learned", worlds=8).choose(view_a)
+        b = bots.create("expert", seed, playout="learned", worlds=8).choose(view_b)
+        assert a == b and a in view_a.legal_actions
+    bot = ExpertBot(3, playout="learned", worlds=6)
+    stats = bot.action_values(view_a)
+    assert set(stats) == set(view_a.legal_actions)
+    assert all(visits == 6 for visits, _, _ in stats.values())
+    again = ExpertBot(3, playout="learned", worlds=6)  # the same worlds
+    assert again.choose(view_a) == max(stats, key=lambda a: stats[a][2])
+    with pytest.raises(ValueError, match="playout"):
+        bots.create("expert", playout="network")
+    with pytest.raises(ValueError, match="worlds"):
+        bots.create("expert", playout="learned", worlds=0)
+
+
+def test_learned_playouts_are_the_learned_bot_playing_every_seat() -> None:
+    """Each action's playout on the batched rules ends as the engine's round does when the
+    ``learned`` bot plays every seat from its own view after that action (R5-R7, R14-R17);
+    its value is the seat's credit less the others' mean, weighted over the worlds."""
+    learned = bots.create("learned")
+    for players in (2, 3, 4):
+        rng = random.Random(players)
+        worlds = []
+        for i in range(3):
+            game = Round.new(players, seed=70 + i, leader=0)
+            while len(game.legal_actions()) < 2 or game.current_player != 0 or not game.actions:
+                game.apply(rng.choice(game.legal_actions()))
+            worlds.append(game)
+        # The same public position is not needed here: every world is played as it stands.
+        for world in worlds:
+            actions = world.legal_actions()
+            points = playout_points(shipped_network(), [world], [1.0], actions, 0)
+            for action, value in zip(actions, points, strict=True):
+                game = world.clone()
+                game.apply(action)
+                while not game.is_over:
+                    game.apply(learned.choose(game.view(game.current_player)))
+                assert game.outcome is not None
+                credits = game.outcome.credits
+                expected = credits[0] - sum(credits[1:]) / (players - 1)
+                assert value == pytest.approx(expected)
+        # Two determinizations of one view share its legal actions: the mean is weighted.
+        pair = [worlds[0], ViewSampler(worlds[0].view(0)).sample(rng)]
+        actions = pair[0].legal_actions()
+        weighted = playout_points(shipped_network(), pair, [3.0, 1.0], actions, 0)
+        alone = [playout_points(shipped_network(), [w], [1.0], actions, 0) for w in pair]
+        assert weighted == pytest.approx(0.75 * alone[0] + 0.25 * alone[1])

@@ -348,7 +348,7 @@ def test_a_seat_takes_a_level_and_plays_its_bot(tmp_path: Path) -> None:
     assert same.returncode == 0
     assert only_save(tmp_path / "levels").read_text() == only_save(tmp_path / "bots").read_text()
     listed = run(tmp_path, "play", "--help").stdout
-    assert "strong = ismcts" in " ".join(listed.split()) and "expert" in listed
+    assert "strong = learned" in " ".join(listed.split()) and "expert" in listed
     assert "keys at your turn, on the board:" in listed and "save and quit" in listed
     assert "with --plain, type:" in listed
     served = run(tmp_path, "serve", "--help").stdout
@@ -723,7 +723,7 @@ def test_one_bot_named_alone_means_you_against_it(tmp_path: Path) -> None:
     assert "Bot 2 (" in player.last and LANGUAGES["en"].move in player.last
     player.child.sendline("q")
     player.child.expect(pexpect.EOF)
-    assert [seat.player for seat in read_save(only_save(tmp_path)).seats] == ["human", "ismcts"]
+    assert [seat.player for seat in read_save(only_save(tmp_path)).seats] == ["human", "learned"]
 
 
 def feed_until(child: pexpect.spawn, screen, stream, *wanted: str, limit: float = 30) -> str:

@@ -404,9 +404,10 @@ def test_pages_and_assets_are_served_without_external_resources(server: Server) 
     en, de = server.get("/api/i18n/en").json(), server.get("/api/i18n/de").json()
     assert set(en) == set(de) and en["web.draw_button"] != de["web.draw_button"]
     # The seat menus name each bot with its level, from bots.LEVELS, in the reader's language.
-    assert (en["web.level_ismcts"], de["web.level_ismcts"]) == ("strong", "stark")
+    assert (en["web.level_learned"], de["web.level_learned"]) == ("strong", "stark")
+    assert (en["web.level_ismcts"], de["web.level_ismcts"]) == ("ISMCTS", "ISMCTS")
     assert (en["web.level_expert"], de["web.level_expert"]) == ("expert", "Experte")
-    assert en["web.level_about_expert"].startswith("searches like strong")
+    assert en["web.level_about_expert"].startswith("looks ahead through many imagined deals")
     assert "web.level_about_pimc" not in en  # pimc is offered but plays no level
 
 
@@ -415,7 +416,7 @@ def test_a_table_takes_a_level_where_it_takes_a_bot(server: Server) -> None:
     table = server.create_table(3, "Ann", {"1": "strong", "2": "beginner"}, seed=3)
     ann = Client(server, table["table_id"], table["token"])
     seats = ann.recv()["table"]["seats"]
-    assert [s["level"] for s in seats] == [None, "ismcts", "random"]
+    assert [s["level"] for s in seats] == [None, "learned", "random"]
     assert seats[1]["name"] == "Bot 2 (strong)"  # named by the level it plays
     refused = server.post(
         "/api/tables", {"players": 2, "name": "Ann", "bots": {"1": "grandmaster"}}

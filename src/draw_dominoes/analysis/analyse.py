@@ -101,7 +101,13 @@ def analyse(
         iterations = 4 * DEFAULT_ITERATIONS[view.players]
     # A determinization for every few iterations: the analysis is to be steady from
     # one seed to the next, where a move in play can live with a small pool.
-    options: dict[str, Any] = {"iterations": iterations, "pool": max(DEFAULT_POOL, iterations // 4)}
+    # The tree search, whose visits and match-aware values every action gets (the
+    # learned playouts value actions in points only).
+    options: dict[str, Any] = {
+        "iterations": iterations,
+        "pool": max(DEFAULT_POOL, iterations // 4),
+        "playout": "greedy",
+    }
     if time_per_move is not None:
         options["time_per_move"] = time_per_move
     bot = ExpertBot(seed, clock=clock, **options)

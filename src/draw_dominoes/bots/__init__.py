@@ -46,7 +46,7 @@ LEVELS: dict[str, str] = {
     "beginner": "random",
     "easy": "greedy",
     "medium": "heuristic",
-    "strong": "ismcts",
+    "strong": "learned",
     "expert": "expert",
 }
 """The levels offered to people, weakest first, and the bot that plays each: the one

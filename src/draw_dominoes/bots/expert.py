@@ -44,6 +44,27 @@ little hidden, so a determinization's exact solution is close to the real endgam
 two or three opponents whose hands are still shuffled among themselves, each solution
 plays as if every hand were known (strategy fusion) and every opponent perfectly, and
 three-player rounds measured better without it."""
+PLAYOUT_KINDS: Final = ("greedy", "learned")
+"""How the expert finishes the rounds it looks at (option ``playout``): ``greedy``, its tree
+search with ``ismcts``'s ε-greedy playouts; ``learned``, no tree: every legal action
+played out by the learned network in the same ``worlds`` determinizations, weighted by
+the opponent model (``learned.playouts``), up to the ``horizon``."""
+PLAYOUTS: Final[dict[int, str]] = {2: "learned", 3: "greedy", 4: "greedy"}
+"""``playout`` by default, by number of players. With two players the learned playouts
+scored more points a round than ``ismcts`` and than the learned bot alone (docs/learned.md);
+with three and four they were level with ``ismcts`` in single rounds, where the tree
+search, which won more of the matches measured, stays."""
+HORIZONS: Final = ("turn", "end")
+"""How far a learned playout goes (option ``horizon``): to the seat's next ``turn``, where
+the network's value of its best action there stands for the rest (the default: less
+noise, measured stronger), or to the round's ``end``. Once the boneyard is closed the
+tree search plays instead, whatever ``playout`` says: little is hidden then, and its
+endgames are solved exactly."""
+_CLOSED: Final = 2
+"""Tiles left in a boneyard that can no longer be drawn from (R2)."""
+WORLDS: Final = 96
+"""Determinizations a move with learned playouts (option ``worlds``): with two players about
+``ismcts``'s time a move."""
 DEFAULT_INFERENCE: Final = 1.0
 """How strongly the opponents' choices weight the determinizations (0: not at all)."""
 REWARDS: Final = {"match": match_rewards, "round": rewards, "points": point_rewards}
@@ -256,7 +277,10 @@ class ExpertBot:
     searched as one; default ``DEFAULT_EXPLOIT``, off), ``prior`` (the weight of the
     learned network's values of the root's actions as a progressive bias; 0, the
     default, leaves them out), ``leaf`` (true: the learned network values the position
-    after expansion instead of a playout), ``epsilon`` and ``opponents`` (as ``ismcts``).
+    after expansion instead of a playout), ``playout`` (``greedy``: the tree search;
+    ``learned``: the network plays every action out in ``worlds`` determinizations up to
+    the ``horizon``, ``turn`` or ``end``; default ``PLAYOUTS`` by table size; the search
+    options above apply to the tree only), ``epsilon`` and ``opponents`` (as ``ismcts``).
     ``clock`` (a keyword, not an option) tells the time.
     """
 
@@ -270,7 +294,19 @@ class ExpertBot:
         **options: Any,
     ) -> None:
         own = frozenset(
-            {"inference", "heavy", "solve", "reward", "pool", "exploit", "prior", "leaf"}
+            {
+                "inference",
+                "heavy",
+                "solve",
+                "reward",
+                "pool",
+                "exploit",
+                "prior",
+                "leaf",
+                "playout",
+                "worlds",
+                "horizon",
+            }
         )
         self.settings = search_options(self.name, options, own)
         self.exploration: float | None = (
@@ -311,6 +347,19 @@ class ExpertBot:
         if not isinstance(leaf, bool):
             raise ValueError(f"leaf must be true or false, not {leaf!r}")
         self.leaf = leaf
+        playout = options.get("playout")
+        if playout is not None and playout not in PLAYOUT_KINDS:
+            kinds = ", ".join(PLAYOUT_KINDS)
+            raise ValueError(f"playout must be one of {kinds}, not {playout!r}")
+        self.playout: str | None = playout
+        worlds = options.get("worlds")
+        if worlds is not None and (type(worlds) is not int or worlds < 1):
+            raise ValueError(f"worlds must be a positive whole number, not {worlds!r}")
+        self.worlds: int | None = worlds
+        horizon = options.get("horizon", HORIZONS[0])
+        if horizon not in HORIZONS:
+            raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
+        self.horizon = horizon == "turn"
         self.inference = float(inference)
         self.solve: int | None = solve
         self.clock = clock
@@ -369,6 +418,10 @@ class ExpertBot:
         sample = ViewSampler(view).sample
         determinize: Callable[[], Round]
         random_seats: frozenset[int] = frozenset()
+        playout = PLAYOUTS[view.players] if self.playout is None else self.playout
+        if playout == "learned" and view.boneyard_size > _CLOSED:
+            # Once the boneyard is closed, the tree (its endgames solved exactly) plays on.
+            return self._learned_playouts(view, heavy, stats)
         if self.inference > 0 and not view.is_over:
             # A pool of determinizations drawn once and weighted by the opponent model;
             # each iteration searches a copy of one, picked in proportion to its weight.
@@ -436,6 +489,33 @@ class ExpertBot:
         self.last_random = random_seats
         self.last_solved = 0 if solver is None else solver.solved
         return action
+
+    def _learned_playouts(
+        self, view: PlayerView, heavy: float, stats: dict[Action, tuple[int, float, float]] | None
+    ) -> Action:
+        """Each legal action played out by the learned network in the same determinizations,
+        weighted by the opponent model: the action with the most points."""
+        from .learned_levers import LEAF_SCALE, playout_values
+
+        rng = self.rng
+        count = WORLDS if self.worlds is None else self.worlds
+        sample = ViewSampler(view).sample
+        worlds = [sample(rng) for _ in range(count)]
+        if self.inference > 0:
+            inference = Inference(view, self.inference, heavy)
+            weights = [inference.weight(world) for world in worlds]
+        else:
+            weights = [1.0] * count
+        legal = turn_actions(view)
+        seat = view.player
+        assert seat is not None  # a view with legal actions is a seat's
+        values = playout_values(worlds, weights, legal, seat, self.horizon)
+        best = max(values)
+        if stats is not None:
+            for action, value in zip(legal, values, strict=True):
+                stats[action] = (count, value / LEAF_SCALE, value)
+        self.last_iterations = count * len(legal)
+        return legal[values.index(best)]
 
 
 Reward = Callable[[Outcome, tuple[int, ...], int], list[float]]

@@ -1,9 +1,10 @@
-"""The learned network inside the expert's search: a prior of the root's actions, and the
-value of a leaf instead of its playout. numpy is imported only when a lever is used."""
+"""The learned network inside the expert's search: a prior of the root's actions, the value
+of a leaf instead of its playout, and playouts by the network itself. numpy is imported
+only when a lever is used."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..actions import Action
@@ -13,7 +14,7 @@ from ..view import PlayerView
 if TYPE_CHECKING:
     from ..learned.network import Network
 
-__all__ = ["LEAF_SCALE", "leaf_value", "prior_of"]
+__all__ = ["LEAF_SCALE", "leaf_value", "playout_values", "prior_of"]
 
 LEAF_SCALE = 50.0
 """Points a round worth a reward of 1: a 50-point swing is 1 for the match-aware rewards."""
@@ -63,3 +64,18 @@ def leaf_value(first: Evaluate | None) -> Evaluate:
         return out
 
     return evaluate
+
+
+def playout_values(
+    worlds: Sequence[Round],
+    weights: Sequence[float],
+    actions: Sequence[Action],
+    seat: int,
+    horizon: bool = False,
+) -> list[float]:
+    """The points ``seat`` can expect from each of ``actions``: the weighted mean of
+    ``worlds`` played out by the network after it (``learned.playouts``)."""
+    from ..learned.playouts import playout_points
+
+    points = playout_points(_network(), worlds, weights, actions, seat, horizon=horizon)
+    return [float(v) for v in points]

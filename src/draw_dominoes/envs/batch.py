@@ -14,7 +14,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..round import Round
+from ..round import EMPTY, Round
 from ..rules import RULES
 from ..tiles import ALL_TILES, VALUE_MASKS
 from .encoding import MAX_SEATS, NUM_ACTIONS, OBSERVATION_FIELDS, OBSERVATION_SIZE
@@ -86,21 +86,36 @@ class BatchRounds:
         self._stock = self.stock.reshape(-1)
 
     def load(self, rows: Ints, games: list[Round]) -> None:
-        """Rows ``rows`` become ``games``, rounds just dealt (nothing played yet)."""
-        if any(game.actions for game in games):
-            raise ValueError("only rounds just dealt can be loaded")
+        """Rows ``rows`` become ``games``: rounds just dealt or part played (not over), with
+        every hand and the boneyard's order as they stand (a determinization, for search)."""
+        if any(game.is_over for game in games):
+            raise ValueError("only rounds still being played can be loaded")
         n = self.players
-        dealt = _TILES - len(games[0].boneyard) if games else 0
+        fields = [game.fields() for game in games]
         hands = np.zeros((len(games), MAX_SEATS), dtype=np.int64)
-        hands[:, :n] = [[game.hand_mask(seat) for seat in range(n)] for game in games]
+        hands[:, :n] = [f.hands for f in fields]
         self.hands[rows] = hands
-        self.stock[rows, :dealt] = 0
-        self.stock[rows, dealt:] = [[t.index for t in game.boneyard] for game in games]
-        self.drawn[rows] = dealt
-        self.ends[rows] = _EMPTY
-        self.current[rows] = self.leader[rows] = [game.leader for game in games]
-        for state in (self.passes, self.lacks, self.line, self.draws, self.points):
-            state[rows] = 0
+        drawn = np.array([f.drawn for f in fields], dtype=np.int64)
+        stock = np.zeros((len(games), _TILES), dtype=np.int64)
+        for j, game in enumerate(games):
+            stock[j, drawn[j] :] = [t.index for t in game.boneyard]
+        self.stock[rows] = stock
+        self.drawn[rows] = drawn
+        codes = np.array([f.ends for f in fields], dtype=np.int64)
+        opened = codes != EMPTY
+        self.ends[rows, 0] = np.where(opened, codes // 7, _EMPTY)
+        self.ends[rows, 1] = np.where(opened, codes % 7, _EMPTY)
+        self.current[rows] = [f.current for f in fields]
+        self.leader[rows] = [f.leader for f in fields]
+        self.passes[rows] = [game.consecutive_passes for game in games]
+        lacks = np.zeros((len(games), MAX_SEATS), dtype=np.int64)
+        lacks[:, :n] = [f.lacks for f in fields]
+        self.lacks[rows] = lacks
+        self.line[rows] = [f.line for f in fields]
+        draws = np.zeros((len(games), MAX_SEATS), dtype=np.int64)
+        draws[:, :n] = [f.draws for f in fields]
+        self.draws[rows] = draws
+        self.points[rows] = 0
         self.over[rows] = False
         self.winner[rows] = -1
 
