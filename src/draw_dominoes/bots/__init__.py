@@ -130,13 +130,6 @@ def turn_actions(view: PlayerView) -> tuple[Action, ...]:
 from . import simple as _simple  # noqa: E402  (registers the built-in bots)
 
 del _simple
-# Registration order is the order of NAMES, weakest first.
-from . import heuristic as _heuristic  # noqa: E402, I001
-from . import pimc as _pimc  # noqa: E402
-from . import ismcts as _ismcts  # noqa: E402  (registers ismcts, then omniscient)
-from . import expert as _expert  # noqa: E402
-
-del _heuristic, _pimc, _ismcts, _expert
 
 
 def _learned(seed: int | random.Random = 0, **options: Any) -> Bot:
@@ -150,4 +143,12 @@ def _learned(seed: int | random.Random = 0, **options: Any) -> Bot:
     return LearnedBot(seed, **options)
 
 
+# Registration order is the order of NAMES and OFFERED, weakest first: the menus list them so.
+from . import heuristic as _heuristic  # noqa: E402, I001
+from . import pimc as _pimc  # noqa: E402
+from . import ismcts as _ismcts  # noqa: E402  (registers ismcts, then omniscient)
+
 register("learned", _learned)
+from . import expert as _expert  # noqa: E402
+
+del _heuristic, _pimc, _ismcts, _expert

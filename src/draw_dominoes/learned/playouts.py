@@ -1,5 +1,5 @@
-"""Learned playouts: every legal action played out to the round's end by the network, in
-many determinizations at once on the batched rules (the expert's ``playout="learned"``).
+"""Learned playouts: every legal action played out by the network, in many determinizations
+at once on the batched rules (the expert's ``playout="learned"``).
 
 A search that plays its rounds out one move at a time can afford the network only for a
 few moves a decision (half a millisecond a call); here the rounds of every (world,
@@ -38,7 +38,8 @@ def playout_points(
     """The points ``seat`` gets (its credit less the others' mean) after each of
     ``actions``, averaged over ``worlds`` (all at ``seat``'s turn) by their ``weights``,
     each world played out once for every action (the same worlds for every action, so
-    their differences are measured on the same deals)."""
+    their differences are measured on the same deals). With ``horizon`` a playout stops
+    at ``seat``'s next choice of more than one action, valued by the network there."""
     count, width = len(worlds), len(actions)
     env = BatchRounds(worlds[0].players, count * width)
     rows = np.arange(count * width, dtype=np.int64)
