@@ -235,18 +235,18 @@ def test_learned_playouts_are_the_learned_bot_playing_every_seat() -> None:
             for action, value in zip(actions, near, strict=True):
                 game = world.clone()
                 game.apply(action)
-                expected = None
+                leaf: float | None = None
                 while not game.is_over:
                     view = game.view(game.current_player)
                     if view.player == 0 and len(view.legal_actions) > 1:
-                        expected = max(values_of(shipped_network(), view).values())
+                        leaf = max(values_of(shipped_network(), view).values())
                         break
                     game.apply(learned.choose(view))
-                if expected is None:
+                if leaf is None:
                     assert game.outcome is not None
                     credits = game.outcome.credits
-                    expected = credits[0] - sum(credits[1:]) / (players - 1)
-                assert value == pytest.approx(expected, rel=1e-4, abs=1e-3)
+                    leaf = credits[0] - sum(credits[1:]) / (players - 1)
+                assert value == pytest.approx(leaf, rel=1e-4, abs=1e-3)
         # Two determinizations of one view share its legal actions: the mean is weighted.
         pair = [worlds[0], ViewSampler(worlds[0].view(0)).sample(rng)]
         actions = pair[0].legal_actions()
