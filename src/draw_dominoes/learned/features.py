@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ..envs.encoding import NUM_ACTIONS, OBSERVATION_FIELDS, OBSERVATION_HIGH, OBSERVATION_SIZE
 from ..tiles import ALL_TILES
 
-__all__ = ["FEATURES", "FEATURES_VERSION", "pair_features"]
+__all__ = ["FEATURES", "FEATURES_VERSION", "best_pairs", "pair_features"]
 
 Floats = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
@@ -87,3 +87,11 @@ def pair_features(obs: Floats, mask: npt.NDArray[np.bool_]) -> tuple[Ints, Ints,
     out[:, at + 4] = np.where(place, _PIPS[tile], 0)
     out[:, at + 5] = np.where(place, _DOUBLE[tile], 0)
     return rows, ids, out
+
+
+def best_pairs(rows: Ints, values: npt.NDArray[np.float32]) -> Ints:
+    """For ``pair_features``'s rows (sorted) and the network's values of them, the index
+    of each row's best valued pair (ties: the lowest action id, the first listed)."""
+    order = np.lexsort((-values, rows))
+    firsts: Ints = order[np.flatnonzero(np.r_[True, rows[order][1:] != rows[order][:-1]])]
+    return firsts

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ..actions import Action
 from ..envs.batch import BatchRounds
 from ..round import Round
-from .features import pair_features
+from .features import best_pairs, pair_features
 from .network import Network
 
 __all__ = ["playout_points"]
@@ -83,7 +83,5 @@ def _best(
     """The best valued legal id of each row for its seat to act, and its value."""
     pair_rows, pair_ids, features = pair_features(env.observations(env.current[rows], rows), mask)
     values = network.value(features)
-    # Sort by row, then value (highest first; ties keep the lowest id).
-    order = np.lexsort((-values, pair_rows))
-    firsts = order[np.flatnonzero(np.r_[True, pair_rows[order][1:] != pair_rows[order][:-1]])]
-    return pair_ids[firsts], values[firsts]
+    best = best_pairs(pair_rows, values)
+    return pair_ids[best], values[best]

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from ..envs.batch import BatchRounds
 from ..rules import RULES
 from ..tiles import ALL_TILES
-from .features import FEATURES, pair_features
+from .features import FEATURES, best_pairs, pair_features
 from .network import Network
 
 __all__ = ["Adam", "TrainingSettings", "play_rounds", "train"]
@@ -95,7 +95,7 @@ def play_rounds(
         values = network.value(features)
         starts = _firsts(pair_rows)
         counts = np.diff(np.r_[starts, len(pair_rows)])
-        best = np.lexsort((-values, pair_rows))[starts]
+        best = best_pairs(pair_rows, values)
         explore = rng.random(len(starts)) < epsilon
         anyone = starts + (rng.random(len(starts)) * counts).astype(np.int64)
         pick = np.where(explore, anyone, best)
