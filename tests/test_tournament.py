@@ -332,7 +332,7 @@ def test_two_settings_of_one_bot_meet_as_named_variants(
     """``--bot NAME=BOT:KEY=VALUE``: each variant plays with its own options, under its name."""
     out = tmp_path / "v.jsonl"
     args = ["tournament", "--bot", "fast=ismcts:iterations=20", "--bot",
-            "slow=strong:iterations=60,epsilon=0.2", "--unit", "round", "--matches", "4",
+            "slow=ismcts:iterations=60,epsilon=0.2", "--unit", "round", "--matches", "4",
             "--out", str(out), "--no-progress", "--backend", "serial"]  # fmt: skip
     assert main(args) == 0
     report = capsys.readouterr().out
