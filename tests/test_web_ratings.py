@@ -302,11 +302,11 @@ def test_provisional_above_110() -> None:
 LADDER = {  # benchmarks/bot_ladder.py, seed 1: the row level's match wins of the matches
     ("easy", "beginner"): (391.0, 400),
     ("medium", "easy"): (224.0, 400),
-    ("strong", "medium"): (287.0, 300),
-    ("expert", "strong"): (175.0, 300),
+    ("strong", "medium"): (289.0, 300),
+    ("expert", "strong"): (179.0, 300),
     ("medium", "beginner"): (195.0, 200),
     ("strong", "easy"): (196.0, 200),
-    ("expert", "medium"): (195.0, 200),
+    ("expert", "medium"): (191.0, 200),
 }
 
 

@@ -22,7 +22,7 @@ LEVEL_RATINGS: dict[str, Rating] = {
     "beginner": Rating(1000.0, 41.0),
     "easy": Rating(1635.0, 20.0),
     "medium": Rating(1679.0, 19.0),
-    "strong": Rating(2247.0, 26.0),
-    "expert": Rating(2306.0, 28.0),
+    "strong": Rating(2231.0, 25.0),
+    "expert": Rating(2291.0, 27.0),
 }
 """A level's rating, never changed by a match: a bot's seat in ``rate_match`` is fixed."""
