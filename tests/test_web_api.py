@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from draw_dominoes import Match, record
+from draw_dominoes import Match, bots, record
 from draw_dominoes.web.limits import RateLimiter
 from test_web_support import Client, Server, assert_no_leak, play_until
 
@@ -409,6 +409,10 @@ def test_pages_and_assets_are_served_without_external_resources(server: Server) 
     assert (en["web.level_expert"], de["web.level_expert"]) == ("expert", "Experte")
     assert en["web.level_about_expert"].startswith("looks ahead through many imagined deals")
     assert "web.level_about_pimc" not in en  # pimc is offered but plays no level
+    # The one-click menu offers the levels only, weakest first; a seat may have any bot.
+    menus = server.get("/api/bots").json()
+    assert menus["levels"] == list(bots.LEVELS.values())
+    assert set(menus["levels"]) < set(menus["offered"]) and "ismcts" in menus["offered"]
 
 
 def test_a_table_takes_a_level_where_it_takes_a_bot(server: Server) -> None:

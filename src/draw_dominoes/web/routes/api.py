@@ -73,7 +73,9 @@ def messages_of(lang: str) -> JSONResponse:
 
 @router.get("/bots")
 def offered_bots() -> dict[str, list[str]]:
-    return {"offered": list(bots.OFFERED)}
+    """The bots a seat may have, and the levels' bots, weakest first: the one-click menu
+    offers the levels only, so an algorithm's name is never a level there."""
+    return {"offered": list(bots.OFFERED), "levels": list(bots.LEVELS.values())}
 
 
 @router.post("/tables")

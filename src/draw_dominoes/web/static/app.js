@@ -79,8 +79,10 @@ async function start() {
   if (body.dataset.page !== "app") return;
   try {
     const response = await fetch("/api/bots");
-    app.offered = (await response.json()).offered || [];
-  } catch { app.offered = []; }
+    const answer = await response.json();
+    app.offered = answer.offered || [];
+    app.levels = answer.levels || [];
+  } catch { app.offered = []; app.levels = []; }
   route();
 }
 

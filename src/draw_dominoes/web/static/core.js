@@ -6,6 +6,7 @@ export const app = {
   lang: body.dataset.lang || "en",
   messages: {},
   offered: [],
+  levels: [],
 };
 
 export function t(key, values = {}) {

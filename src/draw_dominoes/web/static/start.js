@@ -44,7 +44,7 @@ function playBot() {
 
 /** The level the one-click game is against: the one chosen last time, else medium. */
 function levelChoice() {
-  const offered = (app.offered || []).filter((bot) => bot !== "pimc");
+  const offered = (app.levels || []).filter((bot) => (app.offered || []).includes(bot));
   const kept = localStorage.getItem("play_level");
   const initial = offered.includes(kept) ? kept : (offered.includes("heuristic") ? "heuristic" : offered[0]);
   return el("p", { class: "field play-level" },
