@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from browser_support import ARTIFACTS, MARKS, launched_chromium
+from draw_dominoes import bots
 from test_web_advice_browser import new_page, no_axe_violations
 from test_web_support import InProcessServer
 
@@ -41,6 +42,10 @@ def shot(page: Any, name: str) -> None:
 
 def play_a_bot(page: Any, server: InProcessServer, lang: str) -> str:
     page.goto(f"{server.url}/?lang={lang}")
+    # The one-click menu offers the levels, weakest first, and no bot by its own name.
+    page.wait_for_selector("#play-level option", state="attached")
+    levels = page.eval_on_selector_all("#play-level option", "all => all.map(o => o.value)")
+    assert levels == list(bots.LEVELS.values())
     page.select_option("#play-level", "greedy")
     page.click('[data-action="play-bot"]')
     page.wait_for_selector('#app[data-status="playing"]')

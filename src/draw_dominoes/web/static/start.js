@@ -44,13 +44,13 @@ function playBot() {
 
 /** The level the one-click game is against: the one chosen last time, else medium. */
 function levelChoice() {
-  const offered = (app.levels || []).filter((bot) => (app.offered || []).includes(bot));
+  const levels = app.levels || [];
   const kept = localStorage.getItem("play_level");
-  const initial = offered.includes(kept) ? kept : (offered.includes("heuristic") ? "heuristic" : offered[0]);
+  const initial = levels.includes(kept) ? kept : (levels.includes("heuristic") ? "heuristic" : levels[0]);
   return el("p", { class: "field play-level" },
     el("label", { for: "play-level" }, t("play_level_label")),
     el("select", { id: "play-level", name: "play-level" },
-      offered.map((bot) => el("option", { value: bot, selected: bot === initial, title: levelAbout(bot) }, levelName(bot)))));
+      levels.map((bot) => el("option", { value: bot, selected: bot === initial, title: levelAbout(bot) }, levelName(bot)))));
 }
 
 function createFromForm(event) {
