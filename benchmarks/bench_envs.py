@@ -38,13 +38,13 @@ def engine_steps(players: int, seconds: float) -> tuple[int, float]:
     steps, episode = 0, 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        game = Round.new(players, seed=episode)
+        round_ = Round.new(players, seed=episode)
         episode += 1
-        legal = game.legal_actions()
+        legal = round_.legal_actions()
         while legal:
-            game.apply(legal[int(uniform() * len(legal))])
+            round_.apply(legal[int(uniform() * len(legal))])
             steps += 1
-            legal = game.legal_actions()
+            legal = round_.legal_actions()
     return steps, time.process_time() - start
 
 
@@ -101,18 +101,18 @@ class FloorTable:
             if self.agents:
                 self.agent_selection = self.agents[0]
             return
-        game = self.round
-        game.apply(action_for_id(action, game.is_opening))
-        self.done = game.outcome is not None
-        self.agent_selection = self.agents_all[game.current_player]
+        round_ = self.round
+        round_.apply(action_for_id(action, round_.is_opening))
+        self.done = round_.outcome is not None
+        self.agent_selection = self.agents_all[round_.current_player]
 
     def reply(self, bot: random.Random) -> None:
         """The other seats move uniformly at random until seat 0 is to act or it is over."""
-        game = self.round
-        while not self.done and game.current_player != 0:
-            legal = game.legal_actions()
-            game.apply(legal[int(bot.random() * len(legal))])
-            self.done = game.outcome is not None
+        round_ = self.round
+        while not self.done and round_.current_player != 0:
+            legal = round_.legal_actions()
+            round_.apply(legal[int(bot.random() * len(legal))])
+            self.done = round_.outcome is not None
 
 
 def aec_steps(env: Any, seconds: float) -> tuple[int, float]:
@@ -239,13 +239,13 @@ def _clone_rounds(players: int) -> list:
     rng = random.Random(1)
     rounds = []
     for seed in range(50):
-        game = Round.new(players, seed=seed)
+        round_ = Round.new(players, seed=seed)
         for _ in range(rng.randrange(40)):
-            legal = game.legal_actions()
+            legal = round_.legal_actions()
             if not legal:
                 break
-            game.apply(rng.choice(legal))
-        rounds.append(game)
+            round_.apply(rng.choice(legal))
+        rounds.append(round_)
     return rounds
 
 
@@ -255,9 +255,9 @@ def engine_clones(players: int, seconds: float) -> tuple[int, float]:
     clones = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        for game in rounds:
+        for round_ in rounds:
             for _ in range(20):
-                game.clone()
+                round_.clone()
         clones += 20 * len(rounds)
     return clones, time.process_time() - start
 

@@ -51,8 +51,8 @@ from draw_dominoes.envs import (
     id_to_action,
     observation,
 )
-from draw_dominoes.envs._table import ILLEGAL_ACTION_REWARD, Table
-from draw_dominoes.envs.batch import BatchRounds, greedy_choice, random_choice
+from draw_dominoes.envs._table import ILLEGAL_ACTION_REWARD, EpisodeGame
+from draw_dominoes.envs.batch import GREEDY_RANK, BatchRounds, greedy_choice, random_choice
 from draw_dominoes.envs.encoding import (
     HISTORY_ROW,
     OBSERVATION_HIGH,
@@ -63,7 +63,12 @@ from draw_dominoes.envs.encoding import (
     fast_observation,
     max_decisions,
 )
-from draw_dominoes.envs.gym_env import _GREEDY_RANK, DrawDominoesEnv, DrawDominoesVectorEnv
+from draw_dominoes.envs.gym_env import (
+    _GREEDY_OPENING,
+    _GREEDY_RANK,
+    DrawDominoesEnv,
+    DrawDominoesVectorEnv,
+)
 
 # ----------------------------------------------------------------- action ids
 
@@ -136,7 +141,7 @@ def test_the_fast_encoding_equals_the_views_over_random_matches(players: int) ->
     for every seat, at every step of whole matches (rounds change, scores carry over)."""
     rng = random.Random(players)
     for seed in range(3):
-        table = Table(players, "match", "relative", seed=seed)
+        table = EpisodeGame(players, "match", "relative", seed=seed)
         while True:
             for seat in range(players):
                 view = table.view(seat)
@@ -150,16 +155,61 @@ def test_the_fast_encoding_equals_the_views_over_random_matches(players: int) ->
     assert table.observation(0)[0] != 5.0
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_envs_legal_masks_are_the_cores_on_every_position(players: int) -> None:
+    """The encoding's fast mask and the batched rules' ``legal`` are built from the core's
+    legal-move table: both give exactly ``Round.legal_action_ids()`` for the seat to act
+    (and the fast mask nothing for the others) at every position of random rounds."""
+    rng = random.Random(10 + players)
+    batch = BatchRounds(players, 1)
+    row = np.array([0])
+    for seed in range(25):
+        round_ = Round.new(players, seed=seed)
+        while not round_.is_over:
+            legal = round_.legal_action_ids()
+            mover = round_.current_player
+            for seat in range(players):
+                ids = np.flatnonzero(fast_mask(round_, seat)).tolist()
+                assert ids == (legal if seat == mover else [])
+            batch.load(row, [round_])
+            assert np.flatnonzero(batch.legal(row)[0]).tolist() == legal
+            round_.apply_id(rng.choice(legal))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_envs_greedy_order_is_the_greedy_bots(players: int) -> None:
+    """One greedy order (``batch.GREEDY_RANK``) serves the Gymnasium opponents, the
+    batched rules and the batched openings: on random positions each picks what
+    ``GreedyBot`` picks."""
+    bot = GreedyBot()
+    rng = random.Random(20 + players)
+    for seed in range(40):
+        round_ = Round.new(players, seed=seed)
+        while not round_.is_over:
+            legal = round_.legal_actions()
+            chosen = bot.choose_among(legal)
+            assert max(legal, key=_GREEDY_RANK) is chosen
+            ids = round_.legal_action_ids()
+            assert max(ids, key=GREEDY_RANK.__getitem__) == chosen.id
+            mask = np.zeros((1, NUM_ACTIONS), dtype=bool)
+            mask[0, ids] = True
+            assert greedy_choice(mask)[0] == chosen.id
+            if round_.is_opening and isinstance(chosen, Place):
+                hand = [t.index for t in round_.hand(round_.current_player)]
+                assert ALL_TILES[max(hand, key=_GREEDY_OPENING)] is chosen.tile
+            round_.apply(rng.choice(legal))
+
+
 def test_bots_that_need_only_the_legal_actions_choose_alike_without_a_view() -> None:
     """``choose_among`` (random, greedy) makes the choice ``choose`` makes from the view."""
     for name in ("random", "greedy"):
         first, second = bots.create(name, seed=4), bots.create(name, seed=4)
-        game = Round.new(3, seed=4)
-        while not game.is_over:
-            view = game.view(game.current_player)
+        round_ = Round.new(3, seed=4)
+        while not round_.is_over:
+            view = round_.view(round_.current_player)
             action = first.choose(view)
-            assert second.choose_among(game.legal_actions()) == action  # type: ignore[attr-defined]
-            game.apply(action)
+            assert second.choose_among(round_.legal_actions()) == action  # type: ignore[attr-defined]
+            round_.apply(action)
         with pytest.raises(ValueError, match="no legal action"):
             second.choose_among([])  # type: ignore[attr-defined]
 
@@ -502,18 +552,18 @@ def test_pettingzoo_state_test_and_the_state_shows_every_hand() -> None:
     state_test(draw_v0.env(players=3), draw_v0.parallel_env(players=3))
     env = draw_v0.env(players=3)
     env.reset(seed=4)
-    game = env.table.round  # type: ignore[union-attr]
+    round_ = env.table.round  # type: ignore[union-attr]
     state = env.state()
     assert env.state_space.contains(state) and state.shape == (STATE_SIZE,)
     at = {f.name: f for f in STATE_FIELDS}
     hands = state[at["hands"].offset : at["hands"].offset + 4 * 28].reshape(4, 28)
     for seat in range(3):
-        assert {ALL_TILES[i] for i in np.flatnonzero(hands[seat])} == set(game.hand(seat))
+        assert {ALL_TILES[i] for i in np.flatnonzero(hands[seat])} == set(round_.hand(seat))
     order = state[at["boneyard"].offset : at["boneyard"].offset + 28]
-    assert [ALL_TILES[i] for i in np.argsort(order)[-len(game.boneyard) :]][::-1] == sorted(
-        game.boneyard, key=lambda t: -order[t.index]
+    assert [ALL_TILES[i] for i in np.argsort(order)[-len(round_.boneyard) :]][::-1] == sorted(
+        round_.boneyard, key=lambda t: -order[t.index]
     )
-    assert sorted(int(x) for x in order if x) == list(range(1, len(game.boneyard) + 1))
+    assert sorted(int(x) for x in order if x) == list(range(1, len(round_.boneyard) + 1))
     for agent in env.possible_agents:  # no observation is the state (R21)
         assert env.observe(agent)["observation"].shape != state.shape
 
@@ -562,14 +612,14 @@ def test_history_rows_follow_the_decisions_from_the_seats_chair() -> None:
     terminated = False
     while not terminated:
         obs, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-    game = env.unwrapped.table.round  # type: ignore[attr-defined]
+    round_ = env.unwrapped.table.round  # type: ignore[attr-defined]
     history = obs[OBSERVATION_SIZE:].reshape(rows, HISTORY_ROW)
     seen = [
         (int(np.flatnonzero(row[:4])[0]), int(np.flatnonzero(row[4:])[0]))
         for row in history
         if row.any()
     ]
-    assert seen == [((seat - 0) % 2, action_id(action)) for seat, action in game.history]
+    assert seen == [((seat - 0) % 2, action_id(action)) for seat, action in round_.history]
     short = draw_v0.env(players=3, history=2)
     short.reset(seed=1)
     for _ in range(5):
@@ -670,9 +720,9 @@ def test_batched_rounds_follow_the_engine_move_by_move(players: int) -> None:
     mask, the greedy bot's choice, every seat's observation, each outcome (R5-R7, R14-R17)."""
     size = 24
     rounds = BatchRounds(players, size)
-    games = [Round.new(players, seed=1000 * players + i) for i in range(size)]
-    trackers = [Tracker(game) for game in games]
-    rounds.load(np.arange(size), games)
+    deals = [Round.new(players, seed=1000 * players + i) for i in range(size)]
+    trackers = [Tracker(round_) for round_ in deals]
+    rounds.load(np.arange(size), deals)
     rng = np.random.default_rng(players)
     greedy = bots.create("greedy")
     while not rounds.over.all():
@@ -680,19 +730,19 @@ def test_batched_rounds_follow_the_engine_move_by_move(players: int) -> None:
         mask = rounds.legal(rows)
         chosen = random_choice(mask, rng)
         for j, row in enumerate(rows.tolist()):
-            game = games[row]
-            seat = game.current_player
-            assert np.array_equal(mask[j], fast_mask(game, seat).astype(bool))
-            assert greedy_choice(mask[j : j + 1])[0] == greedy.choose(game.view(seat)).id
-            game.apply_id(int(chosen[j]))
+            round_ = deals[row]
+            seat = round_.current_player
+            assert np.array_equal(mask[j], fast_mask(round_, seat).astype(bool))
+            assert greedy_choice(mask[j : j + 1])[0] == greedy.choose(round_.view(seat)).id
+            round_.apply_id(int(chosen[j]))
         rounds.apply(rows, chosen)
         seats = np.arange(size) % players
         obs = rounds.observations(seats)
-        for i, game in enumerate(games):
+        for i, round_ in enumerate(deals):
             assert np.array_equal(obs[i], fast_observation(trackers[i], int(seats[i])))
-            assert rounds.over[i] == game.is_over
-    for i, game in enumerate(games):
-        outcome = game.outcome
+            assert rounds.over[i] == round_.is_over
+    for i, round_ in enumerate(deals):
+        outcome = round_.outcome
         assert outcome is not None
         assert (rounds.winner[i], rounds.points[i]) == (
             -1 if outcome.winner is None else outcome.winner,
@@ -708,39 +758,39 @@ def test_rounds_loaded_part_played_go_on_as_the_engine_does(players: int) -> Non
     """A round loaded mid-play (a search's determinization: passes, lacks, draws and the
     boneyard's order as they stand) gives the engine's masks, observations and outcome."""
     rng = random.Random(players)
-    games = []
+    deals = []
     for i in range(40):
-        game = Round.new(players, seed=500 * players + i)
+        round_ = Round.new(players, seed=500 * players + i)
         for _ in range(rng.randrange(0, 30)):
-            if game.is_over:
+            if round_.is_over:
                 break
-            game.apply_id(rng.choice(game.legal_action_ids()))
-        if not game.is_over:
-            games.append(game)
-    rounds = BatchRounds(players, len(games))
-    rounds.load(np.arange(len(games)), games)
-    trackers = [Tracker(game) for game in games]
-    seats = np.arange(len(games)) % players
+            round_.apply_id(rng.choice(round_.legal_action_ids()))
+        if not round_.is_over:
+            deals.append(round_)
+    rounds = BatchRounds(players, len(deals))
+    rounds.load(np.arange(len(deals)), deals)
+    trackers = [Tracker(round_) for round_ in deals]
+    seats = np.arange(len(deals)) % players
     while True:
         obs = rounds.observations(seats)
-        for i in range(len(games)):
+        for i in range(len(deals)):
             assert np.array_equal(obs[i], fast_observation(trackers[i], int(seats[i])))
         rows = np.flatnonzero(~rounds.over)
         if not rows.size:
             break
         mask = rounds.legal(rows)
         for j, row in enumerate(rows.tolist()):
-            game = games[row]
-            assert np.array_equal(mask[j], fast_mask(game, game.current_player).astype(bool))
-            game.apply_id(rng.choice(game.legal_action_ids()))
+            round_ = deals[row]
+            assert np.array_equal(mask[j], fast_mask(round_, round_.current_player).astype(bool))
+            round_.apply_id(rng.choice(round_.legal_action_ids()))
             mask[j] = False
-            mask[j, game.actions[-1].id] = True
+            mask[j, round_.actions[-1].id] = True
         rounds.apply(rows, mask.argmax(axis=1))
-    for i, game in enumerate(games):
-        assert game.outcome is not None
-        assert rounds.points[i] == game.outcome.points
+    for i, round_ in enumerate(deals):
+        assert round_.outcome is not None
+        assert rounds.points[i] == round_.outcome.points
     with pytest.raises(ValueError, match="still being played"):
-        rounds.load(np.array([0]), [games[0]])
+        rounds.load(np.array([0]), [deals[0]])
 
 
 @pytest.mark.parametrize("seat", [None, 1])
@@ -802,11 +852,11 @@ def test_the_gymnasium_envs_quick_bots_choose_as_the_bots_do(players: int) -> No
     greedy = GreedyBot()
     rng = random.Random(players)
     for seed in range(40):
-        game = Round.new(players, seed=seed)
-        while not game.is_over:
-            legal = game.legal_actions()
+        round_ = Round.new(players, seed=seed)
+        while not round_.is_over:
+            legal = round_.legal_actions()
             assert max(legal, key=_GREEDY_RANK) is greedy.choose_among(legal)
-            game.apply(rng.choice(legal))
+            round_.apply(rng.choice(legal))
 
     class Slow:
         """The random bot seen only through ``choose`` (no fast path applies)."""
@@ -841,17 +891,17 @@ def test_batched_draw_runs_draw_as_the_bots_would(players: int) -> None:
     random rows with chance 1 in (placements + 1), from the same random numbers."""
     size = 40
     rounds = BatchRounds(players, size)
-    games = [Round.new(players, seed=500 * players + i) for i in range(size)]
-    rounds.load(np.arange(size), games)
+    deals = [Round.new(players, seed=500 * players + i) for i in range(size)]
+    rounds.load(np.arange(size), deals)
     rng = random.Random(players)
-    for i, game in enumerate(games):  # each game some way in, the same moves in both
+    for i, round_ in enumerate(deals):  # each round some way in, the same moves in both
         for _ in range(rng.randrange(16)):
-            legal = game.legal_actions()
+            legal = round_.legal_actions()
             if not legal:
                 break
             action = rng.choice(legal)
             rounds.apply(np.array([i]), np.array([action.id]))
-            game.apply(action)
+            round_.apply(action)
     live = np.flatnonzero(~rounds.over)
     greedy = np.arange(len(live)) % 2 == 0
     longest = int((26 - rounds.drawn[live]).max())
@@ -859,23 +909,25 @@ def test_batched_draw_runs_draw_as_the_bots_would(players: int) -> None:
     chances = np.random.default_rng(5).random((len(live), longest + 1))
     runs = 0
     for j, row in enumerate(live.tolist()):
-        game = games[row]
+        round_ = deals[row]
         for at in range(longest + 1):
-            legal = game.legal_actions()
+            legal = round_.legal_actions()
             places = sum(isinstance(a, Place) for a in legal)
             if DRAW not in legal:
                 break
             if places if greedy[j] else chances[j, at] * (places + 1) >= 1:
                 break
-            game.apply(DRAW)
+            round_.apply(DRAW)
             runs += at == 0
-        seat = game.current_player
-        assert np.array_equal(rounds.legal(np.array([row]))[0], fast_mask(game, seat).astype(bool))
-        assert int(rounds.drawn[row]) == 28 - game.boneyard_size
-        drew = [sum(a is DRAW for s, a in game.history if s == seat) for seat in range(players)]
+        seat = round_.current_player
+        assert np.array_equal(
+            rounds.legal(np.array([row]))[0], fast_mask(round_, seat).astype(bool)
+        )
+        assert int(rounds.drawn[row]) == 28 - round_.boneyard_size
+        drew = [sum(a is DRAW for s, a in round_.history if s == seat) for seat in range(players)]
         assert rounds.draws[row, :players].tolist() == drew
         assert [int(h) for h in rounds.hands[row, :players]] == [
-            game.hand_mask(s) for s in range(players)
+            round_.hand_mask(s) for s in range(players)
         ]
     assert runs > 0 or players == 4
 
@@ -894,21 +946,21 @@ def test_the_batched_vector_env_opens_as_the_engine_would(players: int) -> None:
     opened = kept = 0
     for row in range(size):
         game_seed = SeedStream().episode(3 + row)
-        game = Round.new(players, seed=game_seed)
-        if (game.leader + 1) % players:  # the learner (seat 0) leads, or acts later
+        round_ = Round.new(players, seed=game_seed)
+        if (round_.leader + 1) % players:  # the learner (seat 0) leads, or acts later
             continue
         opened += 1
-        draws = int(rounds.draws[row, game.leader])
+        draws = int(rounds.draws[row, round_.leader])
         kept += draws == 0
         for _ in range(draws):
-            game.apply(DRAW)
+            round_.apply(DRAW)
         tile = ALL_TILES[int(rounds.line[row]).bit_length() - 1]
-        game.apply(Place(tile, None))
-        assert int(rounds.current[row]) == game.current_player == 0
+        round_.apply(Place(tile, None))
+        assert int(rounds.current[row]) == round_.current_player == 0
         assert [int(h) for h in rounds.hands[row, :players]] == [
-            game.hand_mask(s) for s in range(players)
+            round_.hand_mask(s) for s in range(players)
         ]
-        assert int(rounds.drawn[row]) == 28 - game.boneyard_size
-        assert tuple(int(e) for e in rounds.ends[row]) == game.end_values
+        assert int(rounds.drawn[row]) == 28 - round_.boneyard_size
+        assert tuple(int(e) for e in rounds.ends[row]) == round_.end_values
     assert opened > size // 4
     assert abs(kept / opened - hand / (hand + 1)) < 0.05

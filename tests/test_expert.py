@@ -27,12 +27,7 @@ from draw_dominoes.bots.expert import (
     ExpertBot,
     Inference,
 )
-from draw_dominoes.bots.ismcts import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_OPPONENTS,
-    ISMCTSBot,
-    settings_for,
-)
+from draw_dominoes.bots.ismcts import DEFAULT_ITERATIONS, DEFAULT_OPPONENTS, ISMCTSBot
 from draw_dominoes.bots.search import match_odds, match_rewards, point_rewards, rewards
 from draw_dominoes.view import Outcome, PlayerView, Termination
 
@@ -152,7 +147,7 @@ def test_the_expert_searches_as_ismcts_does_at_every_table_size(players: int) ->
     """The same iterations and opponent mode as ``ismcts`` by default at every size; the
     lower exploration only with the match-aware rewards (two players), which are smaller."""
     expert = ExpertBot(1).settings_at(players)
-    ismcts = settings_for(ISMCTSBot(1).settings, players)
+    ismcts = ISMCTSBot(1).options.settings_at(players)
     assert expert["iterations"] == ismcts["iterations"] == DEFAULT_ITERATIONS[players]
     assert expert["opponents"] == ismcts["opponents"] == DEFAULT_OPPONENTS[players]
     assert expert["exploration"] == (EXPLORATION if players == 2 else ismcts["exploration"])

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from draw_dominoes import cli
+from draw_dominoes.terminal import shell
 
 # Runs the command line with the named top-level modules made unimportable, as if their
 # distributions were not installed: a finder first on sys.meta_path refuses them.
@@ -117,7 +118,7 @@ def test_invocation_is_the_plain_name_when_path_finds_this_installation(
     if not (here / "draw-dominoes").is_file():
         pytest.skip("the draw-dominoes script is not installed next to this Python")
     monkeypatch.setenv("PATH", os.pathsep.join([str(here), "/usr/bin", "/bin"]))
-    assert cli.invocation() == "draw-dominoes"
+    assert shell.invocation() == "draw-dominoes"
 
 
 def test_invocation_is_an_absolute_command_when_path_does_not(
@@ -128,7 +129,7 @@ def test_invocation_is_an_absolute_command_when_path_does_not(
     other.chmod(0o755)
     for path in ("/usr/bin:/bin", f"{tmp_path}:/usr/bin:/bin"):
         monkeypatch.setenv("PATH", path)
-        command = shlex.split(cli.invocation())
+        command = shlex.split(shell.invocation())
         assert command[0] != "draw-dominoes" and Path(command[0]).is_absolute()
         done = subprocess.run([*command, "demo", "--help"], capture_output=True, text=True)
         assert done.returncode == 0 and "usage:" in done.stdout
@@ -139,7 +140,7 @@ def test_invocation_falls_back_to_the_module(
 ) -> None:
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
-    assert cli.invocation() == f"{tmp_path / 'python'} -m draw_dominoes"
+    assert shell.invocation() == f"{tmp_path / 'python'} -m draw_dominoes"
 
 
 def test_the_printed_replay_and_seed_commands_work_off_path(tmp_path: Path) -> None:

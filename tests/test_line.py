@@ -6,6 +6,7 @@ import pytest
 
 from conftest import RULES
 from draw_dominoes import IllegalActionError, Line, Port, Tile
+from draw_dominoes.i18n import describe_line, port_label
 
 # The seven worked line examples of the rule texts, in the order they appear there,
 # as placements (tile, end); each has one description in English and one in German.
@@ -38,16 +39,16 @@ def test_r12_all_fourteen_descriptions_of_the_rule_texts_character_for_character
     expected = descriptions(lang)
     assert len(expected) == len(EXAMPLES) == 7
     for placements, text in zip(EXAMPLES, expected, strict=True):
-        assert build(placements).describe(lang) == text
+        assert describe_line(build(placements), lang) == text
 
 
 def test_r12_example_texts() -> None:
     line = build(EXAMPLES[1])
-    assert line.describe() == (
+    assert describe_line(line) == (
         "Tiles: [1|4], [1|1]. Connections: [1|4] (low end) – [1|1] (line A). "
         "Legal continuation ports: [1|1] (line B, 1); [1|4] (high end, 4)."
     )
-    assert build(EXAMPLES[3]).describe("de") == (
+    assert describe_line(build(EXAMPLES[3]), "de") == (
         "Steine: [0|0]. Verbindungen: keine. Freie Anlegestellen: "
         "[0|0] (Linienseite A, 0); [0|0] (Linienseite B, 0)."
     )
@@ -55,15 +56,18 @@ def test_r12_example_texts() -> None:
 
 def test_r12_an_empty_line_says_none_everywhere() -> None:
     # Not covered by R12; the natural reading of its "none" rule.
-    assert Line().describe() == "Tiles: none. Connections: none. Legal continuation ports: none."
     assert (
-        Line().describe("de") == "Steine: keine. Verbindungen: keine. Freie Anlegestellen: keine."
+        describe_line(Line()) == "Tiles: none. Connections: none. Legal continuation ports: none."
+    )
+    assert (
+        describe_line(Line(), "de")
+        == "Steine: keine. Verbindungen: keine. Freie Anlegestellen: keine."
     )
 
 
 def test_r12_unknown_language_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="unknown language 'fr'"):
-        Line().describe("fr")
+        describe_line(Line(), "fr")
 
 
 def test_r9_opening_low_half_at_end_0_high_half_at_end_1() -> None:
@@ -98,11 +102,11 @@ def test_r10_a_blank_matches_only_a_blank() -> None:
 
 def test_r10_refusals_leave_the_line_unchanged() -> None:
     line = build(EXAMPLES[1])
-    before = (line.tiles, line.ends, line.describe())
+    before = (line.tiles, line.ends, describe_line(line))
     for tile, end in [(Tile(2, 5), 0), (Tile(1, 4), 1), (Tile(1, 2), None), (Tile(1, 2), 2)]:
         with pytest.raises(IllegalActionError):
             line.place(tile, end)  # type: ignore[arg-type]
-    assert (line.tiles, line.ends, line.describe()) == before
+    assert (line.tiles, line.ends, describe_line(line)) == before
     with pytest.raises(IllegalActionError, match="must open it"):
         Line().place(Tile(1, 2), 0)
 
@@ -118,8 +122,8 @@ def test_r11_ports_of_doubles_and_non_doubles() -> None:
     ]
     opening_double = Line().place(Tile(6, 6), None)
     assert [e.port for e in opening_double.ends] == [Port.LINE_A, Port.LINE_B]
-    assert Port.LINE_A.label("de") == "Linienseite A"
-    assert Port.HIGH_END.label("de") == "Ende mit größerer Augenzahl"
+    assert port_label(Port.LINE_A, "de") == "Linienseite A"
+    assert port_label(Port.HIGH_END, "de") == "Ende mit größerer Augenzahl"
 
 
 def test_r10_doubles_never_branch_the_line_has_two_ends() -> None:

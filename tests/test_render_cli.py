@@ -12,6 +12,7 @@ import pytest
 
 from draw_dominoes import Line, Tile
 from draw_dominoes.cli import main
+from draw_dominoes.i18n import describe_line
 from draw_dominoes.render.cli import DiagramError, line_from_placements
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -43,7 +44,7 @@ def test_writes_the_svg_of_the_line_to_a_file(tmp_path: Path) -> None:
     )
     assert code == 0
     text = out.read_text(encoding="utf-8")
-    assert desc_of(text) == FOUR_TILES.describe("de")
+    assert desc_of(text) == describe_line(FOUR_TILES, "de")
     assert ends_of(text) == [("0", "1"), ("1", "3")]
 
 
@@ -52,12 +53,12 @@ def test_prints_the_svg_without_a_file(capsys: pytest.CaptureFixture[str]) -> No
     printed = capsys.readouterr().out
     assert printed.startswith("<svg ")
     expected = Line.from_placements([(T("[3|6]"), None), (T("[6|6]"), 1)])
-    assert desc_of(printed) == expected.describe("en")
+    assert desc_of(printed) == describe_line(expected, "en")
 
 
 def test_bare_tiles_go_to_the_one_end_they_fit(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diagram", "--lang", "en", "[1|4]", "[1|1]", "[4|4]", "[3|4]"]) == 0
-    assert desc_of(capsys.readouterr().out) == FOUR_TILES.describe("en")
+    assert desc_of(capsys.readouterr().out) == describe_line(FOUR_TILES, "en")
     assert line_from_placements(["[4|1]", "[1|1]", "[4|4]@1", "[4|3]"]) == FOUR_TILES
 
 
@@ -80,7 +81,7 @@ def test_language_comes_from_the_environment(
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     assert main(["diagram", "[0|0]"]) == 0
-    assert desc_of(capsys.readouterr().out) == Line().place(T("[0|0]"), None).describe("de")
+    assert desc_of(capsys.readouterr().out) == describe_line(Line().place(T("[0|0]"), None), "de")
 
 
 @pytest.mark.parametrize(
@@ -131,7 +132,7 @@ def test_installed_command_runs_as_a_subprocess(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     expected = Line.from_placements([(T("[1|4]"), None), (T("[1|1]"), 0)])
-    assert desc_of(out.read_text(encoding="utf-8")) == expected.describe("de")
+    assert desc_of(out.read_text(encoding="utf-8")) == describe_line(expected, "de")
     failed = subprocess.run(
         [*command, "diagram", "[1|1]", "[1|3]"],
         capture_output=True,

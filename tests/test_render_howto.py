@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from draw_dominoes import Line, Tile
+from draw_dominoes.i18n import describe_line
 from draw_dominoes.render.howto import FIGURES, howto_html
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -50,7 +51,7 @@ def test_each_figure_is_a_live_drawing_with_the_r12_text_alternative(lang: str) 
         assert svg is not None and svg.get("role") == "img"
         title, desc = svg.find("svg:title", NS), svg.find("svg:desc", NS)
         assert title is not None and desc is not None
-        assert title.text == desc.text == example.line.describe(lang)
+        assert title.text == desc.text == describe_line(example.line, lang)
         assert desc.text is not None and desc.text in rule_text  # one of the fourteen (R12)
         assert svg.get("aria-describedby") == desc.get("id")
         tiles = [g for g in svg.findall("svg:g", NS) if "tile" in g.get("class", "").split()]

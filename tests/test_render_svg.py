@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from draw_dominoes import ALL_TILES, Line, Round, Tile, bots
+from draw_dominoes.game import play
+from draw_dominoes.i18n import describe_line
 from draw_dominoes.render.svg import line_svg, tile_svg, write_line_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -157,11 +159,11 @@ def full_line(seed: int, opening_at: int) -> Line:
 
 def played_line(seed: int, players: int) -> Line:
     """The line at the end of a round played out by random bots."""
-    game = Round.new(players, seed=seed)
+    round_ = Round.new(players, seed=seed)
     seats = [bots.create("random", seed=seed * 10 + s) for s in range(players)]
-    while not game.is_over:
-        game.apply(seats[game.current_player].choose(game.view(game.current_player)))
-    return game.view(0).line
+    for _ in play(round_, seats):
+        pass
+    return round_.view(0).line
 
 
 # --- text alternative (R12) ----------------------------------------------------------------
@@ -175,7 +177,7 @@ def test_title_and_desc_are_the_fourteen_rule_descriptions_r12(lang: str) -> Non
         svg = parse(line_svg(line, lang))
         title, desc = svg.find("svg:title", NS), svg.find("svg:desc", NS)
         assert title is not None and desc is not None
-        assert title.text == desc.text == line.describe(lang)
+        assert title.text == desc.text == describe_line(line, lang)
         assert svg.get("role") == "img" and svg.get("lang") == lang
         assert svg[0] is title  # the first child names the image
         drawn.add(desc.text)
@@ -259,7 +261,7 @@ def test_empty_line_shows_one_opening_marker() -> None:
     assert [m.get("data-end") for m in markers] == ["open"]
     assert "highlight" in markers[0].get("class", "")
     desc = svg.find("svg:desc", NS)
-    assert desc is not None and desc.text == Line().describe("de")
+    assert desc is not None and desc.text == describe_line(Line(), "de")
 
 
 def test_markers_can_be_left_out() -> None:
@@ -420,7 +422,7 @@ def test_write_line_svg(tmp_path: Path) -> None:
     target = write_line_svg(example("open-0-0"), tmp_path / "line.svg", "de", width=300)
     svg = parse(target.read_text(encoding="utf-8"))
     desc = svg.find("svg:desc", NS)
-    assert desc is not None and desc.text == example("open-0-0").describe("de")
+    assert desc is not None and desc.text == describe_line(example("open-0-0"), "de")
 
 
 # --- single tiles --------------------------------------------------------------------------

@@ -9,17 +9,18 @@ from pathlib import Path
 import pytest
 
 from draw_dominoes import RULES, Game, Match, Round, Rules, check_players, record
+from draw_dominoes.tiles import ALL_TILES, TILE_COUNT, UNDRAWN, VALUES
 
 SRC = Path(__file__).parent.parent / "src" / "draw_dominoes"
 
 
 def test_r1_r2_r20_the_standard_rules() -> None:
     assert Rules() == RULES
-    assert RULES.tile_count == 28
+    assert (VALUES, TILE_COUNT, len(ALL_TILES)) == (7, 28, 28)  # R1
     assert list(RULES.player_counts) == [2, 3, 4]
     assert [RULES.hand_size(n) for n in (2, 3, 4)] == [7, 7, 6]  # R2
     assert [RULES.boneyard_size(n) for n in (2, 3, 4)] == [14, 7, 4]
-    assert RULES.undrawn == 2
+    assert UNDRAWN == 2
     assert [RULES.target(n) for n in (2, 3, 4)] == [100, 61, 61]  # R20
 
 

@@ -782,12 +782,14 @@ def test_resume_in_plain_mode_lists_unfinished_matches_newest_first(tmp_path: Pa
     from draw_dominoes.terminal import saves
 
     directory = tmp_path / "saves"
-    seats = (saves.Seat("human"), saves.Seat("greedy"))
+    seats = (saves.SavedSeat("human"), saves.SavedSeat("greedy"))
     for age, seed in enumerate([1, 2]):
         path = directory / f"match-{seed}.json"
         saves.write_save(path, seats, "en", Match.new(2, seed=seed))
         os.utime(path, ns=(10**18 - age * 10**9, 10**18 - age * 10**9))
-    saves.write_save(directory / "match-bots.json", (saves.Seat("greedy"),) * 2, "en", Match.new(2))
+    saves.write_save(
+        directory / "match-bots.json", (saves.SavedSeat("greedy"),) * 2, "en", Match.new(2)
+    )
     child = spawn(tmp_path, "play", "--resume", "--plain")
     child.expect("choose one to continue")
     child.expect(r"Which match\?")
@@ -815,7 +817,7 @@ def test_one_bad_file_among_the_saves_never_locks_the_resume_out(tmp_path: Path)
     match = Match.new(2, seed=3)
     for _ in range(8):
         match.apply(match.legal_actions()[-1])
-    saves.write_save(good, (saves.Seat("human"), saves.Seat("greedy")), "en", match)
+    saves.write_save(good, (saves.SavedSeat("human"), saves.SavedSeat("greedy")), "en", match)
     done = run(tmp_path, "review", str(good), "--json", "--iterations", "20")
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in directory.iterdir()) == ["match-good.json"]
@@ -855,17 +857,20 @@ def test_stats_counts_wins_and_losses_by_level_and_players(tmp_path: Path) -> No
 
     for seed in range(6):
         match = finished(seed, 2)
-        seats = (saves.Seat("human"), saves.Seat("greedy" if seed < 4 else "expert"))
+        seats = (saves.SavedSeat("human"), saves.SavedSeat("greedy" if seed < 4 else "expert"))
         saves.write_save(directory / f"m{seed}.json", seats, "en", match)
     three = finished(9, 3)
     saves.write_save(
         directory / "three.json",
-        (saves.Seat("human"), saves.Seat("greedy"), saves.Seat("random")),
+        (saves.SavedSeat("human"), saves.SavedSeat("greedy"), saves.SavedSeat("random")),
         "en",
         three,
     )
     saves.write_save(
-        directory / "open.json", (saves.Seat("human"), saves.Seat("greedy")), "en", Match.new(2)
+        directory / "open.json",
+        (saves.SavedSeat("human"), saves.SavedSeat("greedy")),
+        "en",
+        Match.new(2),
     )
     damaged = directory / "broken.json"
     damaged.write_text("{", encoding="utf-8")

@@ -17,16 +17,12 @@ from draw_dominoes import record
 from draw_dominoes.actions import Draw, Pass, Place
 from draw_dominoes.match import Match
 from draw_dominoes.terminal import saves
-from draw_dominoes.terminal.board import (
-    Board,
-    Notice,
-    ResumeChooser,
-    Setup,
-    SetupChoice,
-    TileCell,
-)
+from draw_dominoes.terminal.board import Board, TileCell
 from draw_dominoes.terminal.hands import hand_order
-from draw_dominoes.terminal.saves import Seat, read_save
+from draw_dominoes.terminal.notice import Notice
+from draw_dominoes.terminal.resume import ResumeChooser
+from draw_dominoes.terminal.saves import SavedSeat, read_save
+from draw_dominoes.terminal.setup import Setup, SetupChoice
 
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
 TILE = re.compile(r"\[(\d)\|(\d)\]|(\d)[│─](\d)")
@@ -42,7 +38,7 @@ def tiles_seen(text: str) -> set[str]:
     return seen
 
 
-HUMAN, GREEDY, RANDOM = Seat("human"), Seat("greedy"), Seat("random")
+HUMAN, GREEDY, RANDOM = SavedSeat("human"), SavedSeat("greedy"), SavedSeat("random")
 
 
 def screen_text(app: App[Any]) -> str:
@@ -65,7 +61,7 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(asyncio.wait_for(scenario(), timeout=240))
 
 
-def new_board(tmp_path: Path, seats: tuple[Seat, ...], seed: int, lang: str = "en", **options):
+def new_board(tmp_path: Path, seats: tuple[SavedSeat, ...], seed: int, lang: str = "en", **options):
     match = Match.new(len(seats), seed=seed)
     return Board(match, seats, lang, tmp_path / "save.json", pace=0, **options)
 
@@ -92,7 +88,7 @@ async def play_a_turn_by_keys(app: Board, pilot) -> None:
     or pass: only keys, as a person would."""
     view = app.match.view(app.viewer())
     assert view.player is not None
-    hand = hand_order(app.match.current_round, view.player)
+    hand = hand_order(view)
     places = [a for a in view.legal_actions if isinstance(a, Place)]
     if places:
         target = places[-1]
@@ -238,7 +234,7 @@ def test_take_back_is_refused_at_a_hot_seat(tmp_path: Path) -> None:
 
 
 def test_hot_seat_hides_every_hand_until_the_next_person_has_the_keyboard(tmp_path: Path) -> None:
-    seats = (Seat("human", "Anna"), Seat("human", "Ben"), GREEDY)
+    seats = (SavedSeat("human", "Anna"), SavedSeat("human", "Ben"), GREEDY)
     app = new_board(tmp_path, seats, seed=2, numerals=True)  # every tile readable as text
     hand_overs: list[str] = []
     racks: dict[int, list[str]] = {}
@@ -248,13 +244,13 @@ def test_hot_seat_hides_every_hand_until_the_next_person_has_the_keyboard(tmp_pa
         async with app.run_test(size=(80, 24)) as pilot:
             while len(hand_overs) < 6:
                 await settle(app, pilot)
-                game = app.match.current_round
+                round_ = app.match.current_round
                 if isinstance(app.screen, Notice):
                     text = screen_text(app)
                     if "Pass the keyboard to" in text:
                         hand_overs.append(text)
                         assert not list(app.table.query(TileCell))  # no hand behind it either
-                        secret = {str(t) for seat in (0, 1) for t in game.hand(seat)}
+                        secret = {str(t) for seat in (0, 1) for t in round_.hand(seat)}
                         assert not tiles_seen(text) & secret, text
                     await pilot.press("enter")
                     continue
@@ -266,10 +262,10 @@ def test_hot_seat_hides_every_hand_until_the_next_person_has_the_keyboard(tmp_pa
                     await settle(app, pilot)
                     continue
                 shown = [cell.tile for cell in app.screen.query(TileCell)]
-                assert shown == hand_order(game, seat)  # the rack is the keyboard's own hand
+                assert shown == hand_order(round_.view(seat))  # the rack is the keyboard's own hand
                 racks[seat] = [str(t) for t in shown]
                 other = 1 - seat
-                hidden = {str(t) for t in game.hand(other)}
+                hidden = {str(t) for t in round_.hand(other)}
                 assert tiles_seen(screen_text(app))
                 assert not tiles_seen(screen_text(app)) & hidden
                 await play_a_turn_by_keys(app, pilot)
@@ -328,7 +324,7 @@ def test_mouse_chooses_a_tile_and_an_end(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             view = app.match.view(0)
-            hand = hand_order(app.match.current_round, 0)
+            hand = hand_order(view)
             target = [a for a in view.legal_actions if isinstance(a, Place)][-1]
             cell = next(c for c in app.screen.query(TileCell) if c.tile == target.tile)
             await pilot.click(cell)  # the first click chooses it
@@ -517,5 +513,71 @@ def test_a_notice_taller_than_the_terminal_scrolls_with_the_arrow_keys() -> None
             await pilot.pause()
             assert "Player 1:" in screen_text(app)
             await pilot.press("enter")
+
+    run(scenario)
+
+
+def test_take_back_restores_the_exact_position_over_the_bots_replies(tmp_path: Path) -> None:
+    """``u`` takes the match back with ``Match.undo`` to just before the person's last move,
+    over every bot's reply (three bots, one of which draws here): every hand, the boneyard's
+    order and each seat's view are as they were, and the same move gets the same replies."""
+    seats = (HUMAN, GREEDY, RANDOM, GREEDY)
+    app = new_board(tmp_path, seats, seed=9)
+    replies: list[tuple[tuple[int, object], ...]] = []
+
+    def position(match: Match) -> tuple[object, ...]:
+        round_ = match.current_round
+        return (
+            record.dumps(match),
+            round_.deal,
+            round_.boneyard,
+            tuple(round_.hand(seat) for seat in range(round_.players)),
+            tuple(match.view(seat) for seat in range(round_.players)),
+            match.scores,
+        )
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            before = position(app.match)
+            kept = app.match.clone()
+            move = next(a for a in app.match.view(0).legal_actions if isinstance(a, Place))
+            for _ in range(2):
+                start = len(app.match.current_round.history)
+                app.play(move)
+                await settle(app, pilot)
+                replies.append(app.match.current_round.history[start:])
+                await pilot.press("u")
+                await settle(app, pilot)
+                assert position(app.match) == before
+                assert position(kept) == before
+                assert app.my_turn() and app.match.legal_actions() == kept.legal_actions()
+            await pilot.press("q")
+
+    run(scenario)
+    assert replies[0] == replies[1]
+    assert [who for who, _ in replies[0]] == [0, 1, 2, 2, 3]
+    assert any(who != 0 and isinstance(action, Draw) for who, action in replies[0])
+
+
+def test_lines_told_before_the_first_layout_are_wrapped_anew_after_a_resize(
+    tmp_path: Path,
+) -> None:
+    """The welcome is told before the log has a width; a wider terminal later must not keep
+    it broken at the narrow one."""
+    from draw_dominoes.terminal.board import MovesLog
+
+    notice = "Continuing the match saved in ~/saves/match-20260101-1200.json"  # 58 > 56
+    app = new_board(tmp_path, (HUMAN, GREEDY), seed=3, notice=notice)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(app, pilot)
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause()
+            await pilot.pause()
+            log = app.screen.query_one("#log", MovesLog)
+            assert notice in [strip.text.rstrip() for strip in log.lines]
+            await pilot.press("q")
 
     run(scenario)

@@ -13,7 +13,7 @@ from draw_dominoes.actions import Place
 from draw_dominoes.match import Match
 from draw_dominoes.terminal.board import Board, TileCell
 from draw_dominoes.terminal.drawing import END, FACE, PIPS, hand_tile, line_rows, snake_rows
-from draw_dominoes.terminal.saves import Seat
+from draw_dominoes.terminal.saves import SavedSeat
 from draw_dominoes.tiles import Tile
 from test_terminal_board import screen_text
 
@@ -92,7 +92,9 @@ def board_at(
         places = [a for a in view.legal_actions if isinstance(a, Place)]
         match.apply(places[0] if places else view.legal_actions[0])
     save = tmp_path / "save.json"
-    app = Board(match, (Seat("human"), Seat("greedy")), "en", save, pace=0, numerals=numerals)
+    app = Board(
+        match, (SavedSeat("human"), SavedSeat("greedy")), "en", save, pace=0, numerals=numerals
+    )
     seen: list[str] = []
     cells: list[Cell] = []
 

@@ -13,10 +13,11 @@ from draw_dominoes.analysis import cache_path
 from draw_dominoes.cli import main
 from draw_dominoes.match import Match
 from draw_dominoes.record import loads
-from draw_dominoes.terminal.board import Board, Notice
+from draw_dominoes.terminal.board import Board
+from draw_dominoes.terminal.notice import Notice
 from draw_dominoes.terminal.review import ReviewSettings
 from draw_dominoes.terminal.review_screen import ReviewNotice
-from draw_dominoes.terminal.saves import Seat
+from draw_dominoes.terminal.saves import SavedSeat
 from test_terminal_board import run, screen_text
 
 GOLDEN_MATCH = Path(__file__).parent / "data" / "golden_match_greedy_random_seed2026.json"
@@ -94,7 +95,12 @@ def test_the_match_end_offers_the_review_with_the_luck_of_the_deal(
     said = SAID[lang]
     save = tmp_path / "save.json"
     app = Board(
-        one_move_from_the_end(), (Seat("greedy"), Seat("human")), lang, save, pace=0, review=FAST
+        one_move_from_the_end(),
+        (SavedSeat("greedy"), SavedSeat("human")),
+        lang,
+        save,
+        pace=0,
+        review=FAST,
     )
 
     async def scenario() -> None:
@@ -148,7 +154,9 @@ def test_leaving_while_the_review_is_worked_out_stops_it(tmp_path: Path) -> None
     for it to finish."""
     save = tmp_path / "save.json"
     slow = ReviewSettings(workers=1)
-    app = Board(one_move_from_the_end(), (Seat("greedy"), Seat("human")), "en", save, pace=0)
+    app = Board(
+        one_move_from_the_end(), (SavedSeat("greedy"), SavedSeat("human")), "en", save, pace=0
+    )
     assert app.review_settings == ReviewSettings()  # as draw-dominoes review's: the default
     app.review_settings = slow
 

@@ -21,14 +21,16 @@ from textual.app import App
 from draw_dominoes.actions import Action, Place
 from draw_dominoes.match import Match
 from draw_dominoes.terminal import saves
-from draw_dominoes.terminal.board import Board, Notice, ResumeChooser
-from draw_dominoes.terminal.saves import Seat
+from draw_dominoes.terminal.board import Board
+from draw_dominoes.terminal.notice import Notice
+from draw_dominoes.terminal.resume import ResumeChooser
+from draw_dominoes.terminal.saves import SavedSeat
 from test_terminal_board import ARTIFACTS, play_a_turn_by_keys, screen_text, settle
 from test_terminal_review import one_move_from_the_end
 
 SNAPSHOTS = Path(__file__).parent / "data" / "snapshots"
 SIZES = [(60, 20), (80, 24), (120, 40)]
-HUMAN, GREEDY = Seat("human"), Seat("greedy")
+HUMAN, GREEDY = SavedSeat("human"), SavedSeat("greedy")
 
 
 @pytest.fixture(autouse=True)

@@ -195,7 +195,7 @@ def test_a_save_round_trips_and_leaves_no_temporary_file(tmp_path: Path) -> None
     match = Match.new(3, seed=9)
     for _ in range(20):
         match.apply(match.legal_actions()[0])
-    seats = (saves.Seat("human", "Ann"), saves.Seat("greedy"), saves.Seat("random"))
+    seats = (saves.SavedSeat("human", "Ann"), saves.SavedSeat("greedy"), saves.SavedSeat("random"))
     path = saves.new_save_path(tmp_path, now=0)
     saves.write_save(path, seats, "de", match)
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
@@ -209,7 +209,9 @@ def test_a_save_round_trips_and_leaves_no_temporary_file(tmp_path: Path) -> None
 
 def test_a_save_from_before_hints_reads_as_hints_off(tmp_path: Path) -> None:
     path = tmp_path / "old.json"
-    saves.write_save(path, (saves.Seat("human"), saves.Seat("greedy")), "en", Match.new(2, seed=4))
+    saves.write_save(
+        path, (saves.SavedSeat("human"), saves.SavedSeat("greedy")), "en", Match.new(2, seed=4)
+    )
     document = json.loads(path.read_text())
     del document["hints"]
     path.write_text(json.dumps(document))
@@ -229,7 +231,7 @@ def test_a_save_from_before_hints_reads_as_hints_off(tmp_path: Path) -> None:
 def test_a_damaged_save_is_a_clear_error(tmp_path: Path, damage: object, complaint: str) -> None:
     match = Match.new(2, seed=4)
     path = tmp_path / "a.json"
-    saves.write_save(path, (saves.Seat("human"), saves.Seat("greedy")), "en", match)
+    saves.write_save(path, (saves.SavedSeat("human"), saves.SavedSeat("greedy")), "en", match)
     path.write_text(damage(path.read_text()))  # type: ignore[operator]
     with pytest.raises(saves.SaveError, match=complaint):
         saves.read_save(path)
@@ -239,7 +241,7 @@ def test_a_save_whose_record_does_not_replay_names_the_problem(tmp_path: Path) -
     match = Match.new(2, seed=4)
     match.apply(match.legal_actions()[0])
     path = tmp_path / "a.json"
-    saves.write_save(path, (saves.Seat("human"), saves.Seat("greedy")), "en", match)
+    saves.write_save(path, (saves.SavedSeat("human"), saves.SavedSeat("greedy")), "en", match)
     document = json.loads(path.read_text())
     document["match"]["rounds"][0]["actions"] = ["pass"]
     path.write_text(json.dumps(document))
@@ -248,7 +250,7 @@ def test_a_save_whose_record_does_not_replay_names_the_problem(tmp_path: Path) -
 
 
 def test_resume_picks_the_newest_unfinished_match(tmp_path: Path) -> None:
-    seats = (saves.Seat("human"), saves.Seat("random"))
+    seats = (saves.SavedSeat("human"), saves.SavedSeat("random"))
     finished = Match.new(2, seed=1)
     while not finished.is_over:
         finished.apply(finished.legal_actions()[0])
@@ -266,7 +268,10 @@ def test_resume_picks_the_newest_unfinished_match(tmp_path: Path) -> None:
     assert saves.latest_unfinished(tmp_path / "nowhere") is None
     bots_alone = Match.new(2, seed=4)  # the newest, but nobody resumes bots alone unasked
     saves.write_save(
-        tmp_path / "4.json", (saves.Seat("greedy"), saves.Seat("random")), "en", bots_alone
+        tmp_path / "4.json",
+        (saves.SavedSeat("greedy"), saves.SavedSeat("random")),
+        "en",
+        bots_alone,
     )
     assert [saved.match.seed for saved in saves.unfinished(tmp_path).saves] == [3, 2]
     everyone = saves.unfinished(tmp_path, with_bots_alone=True)
@@ -355,7 +360,7 @@ def test_the_replay_of_an_unfinished_save_names_no_seed(
 
     match = unfinished_unseeded_match()
     path = tmp_path / "unfinished.json"
-    saves.write_save(path, (saves.Seat("human"), saves.Seat("human")), "en", match)
+    saves.write_save(path, (saves.SavedSeat("human"), saves.SavedSeat("human")), "en", match)
     for lang, word in (("en", "seed"), ("de", "Startwert")):
         assert main(["replay", str(path), "--all", "--plain", "--lang", lang]) == 0
         out = capsys.readouterr().out
@@ -455,3 +460,61 @@ def test_a_path_under_home_is_shown_from_the_tilde(tmp_path: Path) -> None:
     assert saves.shown_path(home / "saves" / "match.json") == "~/saves/match.json"
     outside = Path("/nonexistent-root-folder/match.json")
     assert saves.shown_path(outside) == str(outside)
+
+
+def hand_order_from_the_deal(round_: Round, seat: int) -> list[Tile]:
+    """How the terminal numbered a hand before it read the seat's view: from the full deal."""
+    boneyard, draws, drawn = round_.deal[1], 0, []
+    for who, action in round_.history:
+        if isinstance(action, Draw):
+            if who == seat:
+                drawn.append(boneyard[draws])
+            draws += 1
+    held = set(round_.hand(seat))
+    return [tile for tile in (*round_.deal[0][seat], *drawn) if tile in held]
+
+
+def test_the_hand_read_from_the_view_is_numbered_as_from_the_deal() -> None:
+    """The seat's view alone (R21) numbers the hand as the full deal did, at every step of
+    random rounds, for every seat, and names the tile each of its draws drew."""
+    from draw_dominoes.terminal.hands import hand_order, last_drawn
+
+    rng = random.Random(5)
+    for seed in range(40):
+        round_ = Round.new(rng.choice([2, 3, 4]), seed=seed)
+        while True:
+            for seat in range(round_.players):
+                view = round_.view(seat)
+                assert hand_order(view) == hand_order_from_the_deal(round_, seat)
+                assert sorted(hand_order(view)) == sorted(round_.hand(seat))
+            if round_.is_over:
+                break
+            seat, action = round_.current_player, rng.choice(round_.legal_actions())
+            before = set(round_.hand(seat))
+            round_.apply(action)
+            if isinstance(action, Draw):
+                (added,) = set(round_.hand(seat)) - before
+                assert last_drawn(round_.view(seat)) == added
+
+
+def test_the_session_asks_each_bot_with_its_own_decision_seed(tmp_path: Path) -> None:
+    """The one turn loop plays the bots of a session as the terminal always has: a bot made
+    for every decision from the match seed, the move number and the seat."""
+    import io
+
+    from draw_dominoes import bots
+    from draw_dominoes.terminal.screen import Screen
+    from draw_dominoes.terminal.session import Session
+
+    seats = (saves.SavedSeat("greedy"), saves.SavedSeat("random"), saves.SavedSeat("heuristic"))
+    session = Session(
+        Match.new(3, seed=12), seats, "en", Screen(True, io.StringIO()), tmp_path / "a.json"
+    )
+    assert session.play() == 0
+    expected, ply = Match.new(3, seed=12), 0
+    while not expected.is_over:
+        seat = expected.current_player
+        bot = bots.create_for_play(seats[seat].player, seed=decision_seed(12, ply, seat))
+        expected.apply(bot.choose(expected.view(seat)))
+        ply += 1
+    assert record.dumps(session.match) == record.dumps(expected)

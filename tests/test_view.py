@@ -82,7 +82,7 @@ def test_r21_view_contents() -> None:
     game.apply(Place(Tile(0, 3), None))
     game.apply(DRAW)
     view = game.view(0)
-    assert view.player == 0 and view.current_player == 1 and not view.is_my_turn
+    assert view.player == 0 and view.current_player == 1 and not view.legal_actions
     assert view.hand == tuple(
         Tile.parse(t) for t in ["[0|0]", "[0|1]", "[0|2]", "[0|4]", "[0|5]", "[0|6]"]
     )
@@ -95,7 +95,7 @@ def test_r21_view_contents() -> None:
     assert data["line"]["ends"][1] == {"end": 1, "value": 3, "tile": "[0|3]", "port": "high end"}
     assert "[5|6]" not in json.dumps(data)  # the drawn tile is seat 1's secret
     mine = game.view(1)
-    assert mine.is_my_turn and mine.legal_actions == tuple(game.legal_actions())
+    assert mine.current_player == mine.player and mine.legal_actions == tuple(game.legal_actions())
     assert Tile(5, 6) in mine.hand
 
 
@@ -149,13 +149,19 @@ def test_r21_the_public_view_names_only_the_line_and_is_every_seats_view_without
         game.apply(rng.choice(game.legal_actions()))
     public = game.view(None)
     assert public.player is None and public.hand == () and public.legal_actions == ()
-    assert not public.is_my_turn
     data = public.to_dict()
     assert data["player"] is None and data["hand"] == [] and data["legal_actions"] == []
     for seat in range(players):
         seat_data = game.view(seat).to_dict()
-        for key in set(data) - {"player", "hand", "legal_actions"}:
+        for key in set(data) - {"player", "hand", "legal_actions", "history"}:
             assert data[key] == seat_data[key], key
+        # A seat's own draws name their tile in its history; the rest is the same.
+        without_tiles = [{k: v for k, v in e.items() if k != "tile"} for e in seat_data["history"]]
+        assert data["history"] == without_tiles
+        assert [e["tile"] for e in seat_data["history"] if "tile" in e] == [
+            str(t) for t in game.drawn_tiles(seat)
+        ]
+        assert all(e["player"] == seat for e in seat_data["history"] if "tile" in e)
     text = json.dumps(data)
     named = {t for t in (Tile.parse(f"[{a}|{b}]") for a in range(7) for b in range(a, 7))
              if str(t) in text}  # fmt: skip

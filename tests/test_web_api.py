@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from draw_dominoes import Match, bots, record
+from draw_dominoes.i18n import describe_line
 from draw_dominoes.web.limits import RateLimiter
 from test_web_support import Client, Server, assert_no_leak, play_until
 
@@ -136,7 +137,7 @@ def test_record_download_and_replay_of_a_finished_match(
     end = server.get(f"/api/tables/{table_id}/matches/0/replay/{total}").json()
     assert end["scores"] == list(match.scores)
     assert end["explanation"] is not None
-    assert end["line_description"] == match.rounds[-1].line.describe("en")
+    assert end["line_description"] == describe_line(match.rounds[-1].line, "en")
     bad = server.get(f"/api/tables/{table_id}/matches/0/replay/{total + 1}")
     assert bad.status_code == 400 and bad.json()["error"] == "bad_step"
 

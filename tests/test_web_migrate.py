@@ -15,8 +15,14 @@ import pytest
 
 from draw_dominoes.cli import main
 from draw_dominoes.web.backup import backup
-from draw_dominoes.web.stores import SaveAction, SaveMatch, SaveSeat, SeatRow, TableRow
-from draw_dominoes.web.stores.base import AccountRow
+from draw_dominoes.web.stores.base import (
+    AccountRow,
+    SaveAction,
+    SaveMatch,
+    SaveSeat,
+    SeatRow,
+    TableRow,
+)
 from draw_dominoes.web.stores.postgres import PostgresStore
 from draw_dominoes.web.stores.sqlite import MIGRATIONS, SqliteStore
 from test_install import hidden_run

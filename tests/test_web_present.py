@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from draw_dominoes import Match
 from draw_dominoes.web import present
 from draw_dominoes.web.runtime.live import LiveTable
-from draw_dominoes.web.table import Seat, TableState
+from draw_dominoes.web.table import TableSeat, TableState
 
 
 def table_after(seed: int, moves: int) -> LiveTable:
@@ -23,7 +24,7 @@ def table_after(seed: int, moves: int) -> LiveTable:
         if match.is_over:
             break
         match.apply(rng.choice(match.legal_actions()))
-    seats = (Seat(0, "human", "Ann"), Seat(1, "bot", "Bot 2 (random)", "random"))
+    seats = (TableSeat(0, "human", "Ann"), TableSeat(1, "bot", "Bot 2 (random)", "random"))
     return LiveTable(TableState("t", 2, seed, 0.0, seats, (match,), seq=moves))
 
 
@@ -87,3 +88,36 @@ def test_states_encoded_move_by_move_equal_their_plain_encoding() -> None:
         table.state = dataclasses.replace(table.state, seq=table.state.seq + 1)
         moves += 1
     assert len(match.rounds) >= 2  # the cached lists started afresh with each round
+
+
+TILE_TEXT = re.compile(r"\[\d\|\d\]")
+
+
+@settings(deadline=None, max_examples=60)
+@given(seed=st.integers(0, 10**6), moves=st.integers(0, 160), lang=st.sampled_from(["en", "de"]))
+def test_a_spectator_is_shown_the_public_view_alone(seed: int, moves: int, lang: str) -> None:
+    """R21: a spectator's state holds no hand, no drawn tile and nothing of the boneyard,
+    even when the seats' states (whose draws name their tiles) were encoded first."""
+    table = table_after(seed, moves)
+    match = table.state.match
+    assert match is not None
+    texts = {
+        seat: present.encoded_state(table, Watcher(seat, lang), announce=True)  # type: ignore[arg-type]
+        for seat in (0, 1, None)
+    }
+    for seat in (0, 1):
+        history = json.loads(texts[seat])["view"]["history"]
+        drawn = {n: entry["tile"] for n, entry in enumerate(history) if "tile" in entry}
+        assert drawn == {n: str(t) for n, t in match.view(seat).own_draws.items()}
+    message = json.loads(texts[None])
+    view = message["view"]
+    assert message["you"] is None and view == match.view(None).to_dict()
+    assert view["hand"] == [] and view["legal_actions"] == [] and "boneyard" not in view
+    assert all("tile" not in entry for entry in view["history"])
+    current = match.current_round
+    if not current.is_over:
+        hidden = {str(t) for t in current.boneyard}
+        for seat in range(match.players):
+            hidden |= {str(t) for t in current.hand(seat)}
+        public = {k: v for k, v in message.items() if k not in ("rounds", "last_round")}
+        assert not set(TILE_TEXT.findall(json.dumps(public))) & hidden

@@ -14,8 +14,8 @@ import pytest
 
 from draw_dominoes.web.ratings import Rating
 from draw_dominoes.web.ratings.levels import LEVEL_RATINGS
-from draw_dominoes.web.stores import TableRow, open_store
-from draw_dominoes.web.stores.base import AccountRow, SeatRow
+from draw_dominoes.web.stores import open_store
+from draw_dominoes.web.stores.base import AccountRow, SeatRow, TableRow
 from draw_dominoes.web.stores.ratings_sql import RatingChange
 from test_web_accounts import browser, sign_up
 from test_web_support import Client, InProcessServer, play_until

@@ -33,7 +33,7 @@ from test_web_support import Client, InProcessServer, Server, play_until
 
 
 class Recorder:
-    """A connection (``runtime.live.Connection``) that keeps everything it is sent."""
+    """A connection (``runtime.live.Socket``) that keeps everything it is sent."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat

@@ -14,7 +14,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from draw_dominoes.web.stores import (
+from draw_dominoes.web.stores import open_store
+from draw_dominoes.web.stores.base import (
     SaveAction,
     SaveMatch,
     SaveSeat,
@@ -26,7 +27,6 @@ from draw_dominoes.web.stores import (
     StoreUnavailable,
     TableRow,
     Write,
-    open_store,
 )
 from draw_dominoes.web.stores.postgres import PostgresStore
 from draw_dominoes.web.stores.sqlite import MIGRATIONS, SqliteStore

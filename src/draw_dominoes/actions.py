@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final, Self, cast
 
-from .tiles import ALL_TILES, Tile
+from .tiles import ALL_TILES, Interned, InvalidTileError, Tile
 
 __all__ = [
     "ACTION_IDS",
@@ -14,6 +14,7 @@ __all__ = [
     "Action",
     "Draw",
     "IllegalActionError",
+    "InvalidActionError",
     "Pass",
     "Place",
     "action_for_id",
@@ -35,7 +36,12 @@ class IllegalActionError(ValueError):
         self.details = details
 
 
-class Place:
+class InvalidActionError(ValueError):
+    """Text that is no action's notation (``draw``, ``pass``, ``[1|4]``, ``[1|4]@0``):
+    bad writing, as against a well-written action the rules refuse (``IllegalActionError``)."""
+
+
+class Place(Interned):
     """Place ``tile`` at line end ``end`` (0 = left, 1 = right, ``None`` = the opening).
 
     Interned like ``Tile``: ``Place(t, 0) is Place(t, 0)``; ``index`` numbers the
@@ -73,17 +79,8 @@ class Place:
         object.__setattr__(place, "_text", str(tile) if end is None else f"{tile}@{end}")
         return place
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Place is immutable")
-
     def __reduce__(self) -> tuple[type[Place], tuple[Tile, int | None]]:
         return (Place, (self.tile, self.end))
-
-    def __copy__(self) -> Place:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Place:
-        return self
 
     # Equality and hashing are by identity (the default): every Place is interned.
 
@@ -99,7 +96,7 @@ _PLACES: Final[tuple[Place, ...]] = tuple(
 )
 
 
-class _Singleton:
+class _Singleton(Interned):
     """A stateless action: every instance is the same object."""
 
     __slots__ = ()
@@ -113,12 +110,6 @@ class _Singleton:
 
     def __reduce__(self) -> tuple[type[_Singleton], tuple[()]]:
         return (type(self), ())
-
-    def __copy__(self) -> Self:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Self:
-        return self
 
     def __str__(self) -> str:
         return self._text
@@ -198,7 +189,7 @@ _PLACE_RE: Final = re.compile(r"\s*(\[[^\]]*\])\s*(?:@\s*([^\s]*))?\s*")
 def parse_action(text: str) -> Action:
     """Read an action's text: ``draw``, ``pass``, ``[1|4]`` (opening), ``[1|4]@0``, ``[1|4]@1``."""
     if not isinstance(text, str):
-        raise ValueError(f"not an action: {text!r}")
+        raise InvalidActionError(f"not an action: {text!r}")
     word = text.strip().lower()
     if word == "draw":
         return DRAW
@@ -206,13 +197,16 @@ def parse_action(text: str) -> Action:
         return PASS
     match = _PLACE_RE.fullmatch(text)
     if match is None:
-        raise ValueError(
+        raise InvalidActionError(
             f"not an action: {text!r} (expected 'draw', 'pass', '[1|4]', '[1|4]@0' or '[1|4]@1')"
         )
-    tile = Tile.parse(match.group(1))
+    try:
+        tile = Tile.parse(match.group(1))
+    except InvalidTileError as error:
+        raise InvalidActionError(f"not an action: {text!r} ({error})") from None
     end_text = match.group(2)
     if end_text is None:
         return Place(tile, None)
     if end_text not in ("0", "1"):
-        raise ValueError(f"not an action: {text!r} (the end after '@' is 0 or 1)")
+        raise InvalidActionError(f"not an action: {text!r} (the end after '@' is 0 or 1)")
     return Place(tile, int(end_text))

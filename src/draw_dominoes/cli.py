@@ -5,12 +5,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import os
-import shlex
-import shutil
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 # Each subcommand lives in a module with ``add_arguments(parser)`` and ``run(args) -> int``.
 # Only the module of the command being run is imported: a fast start, and one part of
@@ -21,6 +17,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": (
         "draw_dominoes.terminal.review",
         "every decision of a saved or finished match, valued by the bots",
+    ),
+    "analyse": (
+        "draw_dominoes.analysis.cli",
+        "every legal action of a position (its text), valued by the expert's search",
     ),
     "stats": (
         "draw_dominoes.terminal.stats",
@@ -79,25 +79,6 @@ def _of_extra(command: str, error: ModuleNotFoundError) -> bool:
     extra = EXTRAS.get(command)
     top = (error.name or "").partition(".")[0]
     return extra is not None and top in EXTRA_MODULES[extra]
-
-
-def invocation() -> str:
-    """How to run this program from a shell: ``draw-dominoes`` when that name on PATH is this
-    installation's script, else the script's absolute path, else ``python -m draw_dominoes``."""
-    here = Path(sys.executable).parent / "draw-dominoes"
-    found = shutil.which("draw-dominoes")
-    if found is not None and _same_file(found, here):
-        return "draw-dominoes"
-    if here.is_file() and os.access(here, os.X_OK):
-        return shlex.quote(str(here))
-    return f"{shlex.quote(sys.executable)} -m draw_dominoes"
-
-
-def _same_file(a: str | Path, b: str | Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ import random
 import sys
 
 from . import Match
-from .i18n import LANGUAGES, explain_outcome, translate
+from .i18n import LANGUAGES, describe_line, explain_outcome, translate
 from .rules import RULES
 
 
@@ -58,7 +58,7 @@ def _play(args: argparse.Namespace) -> int:
             print(f"  {names[seat]}: {action}")
         outcome = game.outcome
         assert outcome is not None
-        print(f"  {game.line.describe(lang)}")
+        print(f"  {describe_line(game.line, lang)}")
         print(f"  {explain_outcome(outcome, names, lang)}")
         scores = ", ".join(f"{name}: {score}" for name, score in zip(names, match.scores))
         print(f"  {translate('common.demo_scores', lang, scores=scores)}")

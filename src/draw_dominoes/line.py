@@ -1,9 +1,8 @@
-"""The two-ended line of play (R9–R11) and its exact description (R12)."""
+"""The two-ended line of play (R9–R11) and what its description names (R12)."""
 
 from __future__ import annotations
 
 import enum
-import functools
 from dataclasses import dataclass
 
 from .actions import IllegalActionError
@@ -20,26 +19,10 @@ class Port(enum.Enum):
     LINE_A = "line A"
     LINE_B = "line B"
 
-    def label(self, lang: str = "en") -> str:
-        """The port's name in ``lang``, exactly as R12 writes it."""
-        return _words(lang)[2][self]
-
     @property
     def order(self) -> int:
         """R12 sorts ports on one tile: high end before low end, line A before line B."""
         return 0 if self in (Port.HIGH_END, Port.LINE_A) else 1
-
-
-@functools.cache
-def _words(lang: str) -> tuple[str, str, dict[Port, str]]:
-    """R12's template, its word for "none" and the port names, from the ``line`` catalogue
-    of ``lang`` (a new language is a new catalogue folder). Imported here, not at the top:
-    the catalogues' module imports the views, which import this one."""
-    from .i18n import catalogue, check_language
-
-    words = catalogue(check_language(lang), "line")
-    ports = {port: words[f"line.port_{port.name.lower()}"] for port in Port}
-    return words["line.description"], words["line.none"], ports
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +51,14 @@ class Line:
     Only two ends ever exist; doubles lie crosswise and never branch (R10).
     """
 
-    __slots__ = ("_connections", "_described", "_ends", "_ends_placed", "_tiles")
+    __slots__ = ("_connections", "_ends", "_ends_placed", "_tiles")
 
     _tiles: tuple[Tile, ...]
     _ends: tuple[End, ...]
     _connections: tuple[Connection, ...]
     _ends_placed: tuple[int | None, ...]
-    _described: dict[str, str]
-    """The descriptions made so far, by language: a line never changes, so neither do they."""
 
     def __init__(self) -> None:
-        self._described = {}
         self._tiles = ()
         self._ends = ()
         self._connections = ()
@@ -191,23 +171,6 @@ class Line:
         new._connections = self._connections + (Connection(old.tile, old.port, tile, attached),)
         return new
 
-    def describe(self, lang: str = "en") -> str:
-        """The line's text alternative, exactly as R12 prescribes, in ``lang``."""
-        described = self._described.get(lang)
-        if described is not None:
-            return described
-        template, none, names = _words(lang)
-        tiles = ", ".join(str(t) for t in self._tiles) or none
-        connections = "; ".join(
-            f"{c.parent} ({names[c.parent_port]}) – {c.child} ({names[c.child_port]})"
-            for c in self._connections
-        )
-        ports = sorted(self._ends, key=lambda e: (e.tile.low, e.tile.high, e.port.order))
-        free = "; ".join(f"{e.tile} ({names[e.port]}, {e.value})" for e in ports)
-        described = template.format(T=tiles, C=connections or none, P=free or none)
-        self._described[lang] = described
-        return described
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Line):
             return NotImplemented
@@ -217,21 +180,27 @@ class Line:
         return hash((self._tiles, self._ends_placed))
 
     @property
-    def faces(self) -> tuple[tuple[int, int], ...]:
-        """Each tile's two values as they lie from end 0 to end 1, halves turned to face
-        their neighbours: ``((1, 1), (1, 4), (4, 4), (4, 3))``."""
-        # Rebuild left-to-right: tiles at end 0 are prepended, at end 1 appended.
-        row: list[tuple[int, int]] = []
+    def laid_out(self) -> tuple[tuple[Tile, int, int], ...]:
+        """The tiles as they lie from end 0 to end 1, each with its two values in that
+        direction, halves turned to face their neighbours: the one layout every picture
+        of the line draws."""
+        row: list[tuple[Tile, int, int]] = []
         for tile, end in zip(self._tiles, self._ends_placed):
             if end is None:
-                row.append((tile.low, tile.high))
+                row.append((tile, tile.low, tile.high))
             elif end == 0:
-                value = row[0][0]
-                row.insert(0, (tile.other(value), value))
+                value = row[0][1]
+                row.insert(0, (tile, tile.other(value), value))
             else:
-                value = row[-1][1]
-                row.append((value, tile.other(value)))
+                value = row[-1][2]
+                row.append((tile, value, tile.other(value)))
         return tuple(row)
+
+    @property
+    def faces(self) -> tuple[tuple[int, int], ...]:
+        """Each tile's two values as they lie from end 0 to end 1 (``laid_out`` without
+        the tiles): ``((1, 1), (1, 4), (4, 4), (4, 3))``."""
+        return tuple((first, second) for _, first, second in self.laid_out)
 
     def __str__(self) -> str:
         """The values as they lie from end 0 to end 1, e.g. ``1-1 1-4 4-4 4-3``.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .actions import Action, IllegalActionError
 from .round import Round, check_players, new_seed
@@ -14,7 +15,16 @@ __all__ = ["Match"]
 class Match:
     """A match of Draw: one seeded shuffle per round; ``apply`` settles and deals on."""
 
-    __slots__ = ("_current", "_first_leader", "_n", "_rng", "_rounds", "_scores", "_seed")
+    __slots__ = (
+        "_current",
+        "_dealt_from",
+        "_first_leader",
+        "_n",
+        "_rng",
+        "_rounds",
+        "_scores",
+        "_seed",
+    )
 
     _n: int
     _seed: int
@@ -23,6 +33,8 @@ class Match:
     _scores: list[int]
     _rounds: list[Round]
     _current: Round
+    _dealt_from: list[tuple[Any, ...]]
+    """The generator's state before each round was dealt, so that ``undo`` can un-deal."""
 
     def __init__(self, players: int, seed: int | None = None, first_leader: int | None = None):
         n = check_players(players)
@@ -37,6 +49,7 @@ class Match:
         self._first_leader = first_leader
         self._scores = [0] * n
         self._rounds = []
+        self._dealt_from = []
         self._current = self._deal(first_leader)
 
     @classmethod
@@ -45,6 +58,7 @@ class Match:
         return cls(players, seed, first_leader)
 
     def _deal(self, leader: int) -> Round:
+        self._dealt_from.append(self._rng.getstate())
         return Round.new(self._n, leader=leader, rng=self._rng, scores=self._scores)
 
     def clone(self) -> Match:
@@ -57,6 +71,7 @@ class Match:
         other._scores = self._scores[:]
         other._rounds = self._rounds[:]  # finished rounds never change
         other._current = self._current.clone()
+        other._dealt_from = self._dealt_from[:]
         return other
 
     @property
@@ -111,12 +126,25 @@ class Match:
         """The match ended with more than one seat on the highest score (R20)."""
         return len(self.winners) > 1
 
+    def ply(self) -> int:
+        """Actions taken in the match so far, every round's (python-chess's ``ply``): the
+        number of the next decision, which seeds it."""
+        return sum(len(r.actions) for r in self._rounds) + (
+            0 if self.is_over else self._current.ply()
+        )
+
     def legal_actions(self) -> list[Action]:
         return [] if self.is_over else self._current.legal_actions()
 
     def view(self, player: int | None) -> PlayerView:
         """What seat ``player`` may see of the current round (``None``: the public view)."""
         return self._current.view(player)
+
+    def check(self, action: object) -> IllegalActionError | None:
+        """Why ``action`` may not be played now, or ``None`` when it may (``Round.check``)."""
+        if self.is_over:
+            return IllegalActionError("the match is over", "match_over")
+        return self._current.check(action)
 
     def apply(self, action: Action) -> None:
         """Play in the current round; a finished round is settled and the next one dealt."""
@@ -132,6 +160,20 @@ class Match:
         self._rounds.append(current)
         if not self.is_over:
             self._current = self._deal((current.leader + 1) % self._n)  # R19
+
+    def undo(self) -> Action:
+        """Take back the last action of the match and return it: a round it had finished
+        is open again, its credits taken off the scores and the round dealt after it
+        undealt, so the same seed deals it again."""
+        current = self._current
+        if not current.actions and self._rounds and not self.is_over:
+            self._rng.setstate(self._dealt_from.pop())  # un-deal the round dealt last
+            current = self._current = self._rounds[-1].clone()  # clones share the others
+        if current.outcome is not None:  # the round is finished: open it again
+            for seat, credit in enumerate(current.outcome.credits):
+                self._scores[seat] -= credit
+            self._rounds.pop()
+        return current.undo()
 
     def __repr__(self) -> str:
         state = f"winners {self.winners}" if self.is_over else f"round {len(self._rounds) + 1}"

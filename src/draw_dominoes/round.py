@@ -8,19 +8,34 @@ from functools import cache
 from operator import attrgetter
 from typing import Final, NamedTuple
 
-from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place, action_for_id
+from .actions import DRAW, Action, Draw, IllegalActionError, Pass, Place, action_for_id
+from .legal import AFTER, EMPTY, LAST_DRAW, PLAYABLE, ends_code, ends_values, legal_actions
 from .line import Line
+from .notation import (
+    NONE,
+    Move,
+    PositionError,
+    integer,
+    integers,
+    line_text,
+    move_text,
+    moves_text,
+    parse_moves,
+    parse_tiles,
+    tiles_text,
+)
 from .rules import RULES
 from .tiles import (
     ALL_TILES,
-    UNDRAWN,
+    TILE_COUNT,
     VALUE_MASKS,
+    VALUES,
     Tile,
     pips_of_mask,
     shuffled_tiles,
     tiles_of_mask,
 )
-from .view import Outcome, PlayerView, Termination, target_for
+from .view import Outcome, PlayerView, Termination, settle, target_for
 
 __all__ = [
     "Round",
@@ -50,74 +65,9 @@ def new_seed() -> int:
 
 
 _BIT: Final = attrgetter("bit")
+_INDEX: Final = attrgetter("index")
 _NO_SCORES: Final = {n: (0,) * n for n in RULES.player_counts}
-TILES: Final = RULES.tile_count
-_LAST_DRAW: Final = TILES - UNDRAWN
-"""Tiles are dealt and drawn from one 28-slot stock; a draw is legal while fewer than
-26 slots are used up (R2)."""
-
-# The line's two end values are one code, ``7 * end0 + end1``; EMPTY before the opening.
-EMPTY: Final = 49
-
-
-def _placement_table(
-    tiles: Sequence[Tile], end: int | None, extra: Sequence[Action] = ()
-) -> dict[int, list[Action]]:
-    """Each subset of ``tiles`` (as a bitmask) -> its placements at ``end``, then ``extra``."""
-    table: dict[int, list[Action]] = {}
-    for subset in range(1 << len(tiles)):
-        held = [t for i, t in enumerate(tiles) if subset >> i & 1]
-        table[sum(t.bit for t in held)] = [Place(t, end) for t in held] + list(extra)
-    return table
-
-
-def _showing(value: int) -> list[Tile]:
-    return [t for t in ALL_TILES if value in (t.low, t.high)]
-
-
-# Legal actions come from table lookups, not loops: per ends code, the placements at
-# end 0 keyed by ``hand & mask0``, and at end 1 (without and with a trailing draw)
-# keyed by ``hand & mask1``; an opening looks up each run of seven tiles of the hand.
-_BY_ENDS: Final = tuple(
-    (
-        _placement_table(_showing(code // 7), 0),
-        VALUE_MASKS[code // 7],
-        (
-            _placement_table(_showing(code % 7), 1),
-            _placement_table(_showing(code % 7), 1, [DRAW]),
-        ),
-        VALUE_MASKS[code % 7],
-    )
-    for code in range(EMPTY)
-)
-_PLAYABLE: Final = tuple(VALUE_MASKS[c // 7] | VALUE_MASKS[c % 7] for c in range(EMPTY)) + (
-    (1 << TILES) - 1,
-)
-_OPENING_RUNS: Final = tuple(
-    _placement_table(ALL_TILES[k : k + 7], None) for k in range(0, TILES, 7)
-)
-_RUN_MASKS: Final = tuple(sum(t.bit for t in ALL_TILES[7 * k : 7 * k + 7]) for k in range(4))
-
-
-def _after(place: Place) -> tuple[int, ...]:
-    """For each ends code (and EMPTY), the code after ``place``, or -1 where it does not fit."""
-    tile, end = place.tile, place.end
-    out = []
-    for code in range(EMPTY):
-        ends = list(divmod(code, 7))
-        if end is None or ends[end] not in (tile.low, tile.high):
-            out.append(-1)
-        else:
-            ends[end] = tile.other(ends[end])
-            out.append(7 * ends[0] + ends[1])
-    out.append(7 * tile.low + tile.high if end is None else -1)
-    return tuple(out)
-
-
-_AFTER: Final = tuple(
-    _after(p) for t in ALL_TILES for p in (Place(t, 0), Place(t, 1), Place(t, None))
-)
-"""``_AFTER[place.index][ends]``: the ends code after the placement."""
+TILES: Final = TILE_COUNT
 
 
 def _shuffle(rng: random.Random, n: int, leader: int | None) -> tuple[list[Tile], int]:
@@ -173,6 +123,7 @@ class Round:
 
     __slots__ = (
         "_actions",
+        "_base",
         "_current",
         "_dealt",
         "_drawn",
@@ -186,6 +137,7 @@ class Round:
         "_line_mask",
         "_n",
         "_outcome",
+        "_sampled_for",
         "_scores",
         "_seed",
         "_stock",
@@ -208,6 +160,8 @@ class Round:
     _line_at: int
     _line_mask: int
     _draws: list[int]
+    _base: int
+    _sampled_for: int | None
 
     # ----------------------------------------------------------------- creation
 
@@ -265,7 +219,9 @@ class Round:
             seen.add(tile)
         missing = [str(t) for t in ALL_TILES if t not in seen]
         if missing:
-            raise ValueError(f"the deal lacks {', '.join(missing)}: all 28 tiles must be dealt")
+            raise ValueError(
+                f"the deal lacks {', '.join(missing)}: all {TILES} tiles must be dealt"
+            )
         if seed is not None and type(seed) is not int:
             raise ValueError(f"a seed is an integer, not {seed!r}")
         dealt = [t for hand in hand_tiles for t in hand] + stock
@@ -290,9 +246,14 @@ class Round:
             if len(score_tuple) != n or any(type(s) is not int or s < 0 for s in score_tuple):
                 raise ValueError(f"scores must be {n} non-negative integers, not {scores!r}")
         size = hand_size_for(n)
+        dealt = n * size
+        # Each hand's slots in tile order: the order within a hand is no part of the
+        # position, so that a round read back from its text is the same in every field.
+        for i in range(0, dealt, size):
+            tiles[i : i + size] = sorted(tiles[i : i + size], key=_INDEX)
         return cls._make(
             n=n,
-            hands=[sum(map(_BIT, tiles[i : i + size])) for i in range(0, n * size, size)],
+            hands=[sum(map(_BIT, tiles[i : i + size])) for i in range(0, dealt, size)],
             stock=tiles,
             drawn=n * size,
             ends=EMPTY,
@@ -331,6 +292,8 @@ class Round:
         line_at: int,
         line_mask: int,
         draws: list[int],
+        base: int = 0,
+        sampled_for: int | None = None,
     ) -> Round:
         """The one place that sets every field: a new field is added here, or nowhere.
 
@@ -354,6 +317,8 @@ class Round:
         self._line_at = line_at
         self._line_mask = line_mask
         self._draws = draws
+        self._base = base
+        self._sampled_for = sampled_for
         return self
 
     def __init__(self) -> None:
@@ -382,6 +347,8 @@ class Round:
             line_at=self._line_at,
             line_mask=self._line_mask,
             draws=self._draws[:],
+            base=self._base,
+            sampled_for=self._sampled_for,
         )
 
     @classmethod
@@ -392,12 +359,19 @@ class Round:
         values = view.line.end_values
         outcome = view.outcome
         credits = outcome.credits if outcome else (0,) * n
+        stock = [ALL_TILES[0]] * TILES  # the drawn slots the viewer knows, the rest filler
+        slot, drawn = n * hand_size_for(n), iter(view.drawn_tiles)
+        for seat, action in view.history:
+            if type(action) is Draw:
+                if seat == view.player:
+                    stock[slot] = next(drawn)
+                slot += 1
         return cls._make(
             n=n,
             hands=known_hands,
-            stock=[],
+            stock=stock,
             drawn=TILES,
-            ends=7 * values[0] + values[1] if values else EMPTY,
+            ends=ends_code(values[0], values[1]) if values else EMPTY,
             actions=[action for _, action in view.history],
             current=view.current_player,
             leader=view.leader,
@@ -410,16 +384,18 @@ class Round:
             line_at=len(view.history),
             line_mask=sum(tile.bit for tile in view.line.tiles),
             draws=list(view.draws),
+            base=len(view.history),
+            sampled_for=view.player,
         )
 
     def with_hidden(self, hands: dict[int, int], boneyard: list[Tile]) -> Round:
         """A copy with the hidden ``hands`` (seat: mask) and the ``boneyard`` (in draw
-        order) filled in; the drawn part of the stock is unknown, so left as filler."""
+        order) filled in; of the drawn part of the stock only the viewer's draws are known."""
         other = self.clone()
         for seat, mask in hands.items():
             other._hands[seat] = mask
         other._drawn = drawn = TILES - len(boneyard)
-        other._stock = [ALL_TILES[0]] * drawn + boneyard
+        other._stock = self._stock[:drawn] + boneyard
         return other
 
     # ----------------------------------------------------------------- state
@@ -488,7 +464,7 @@ class Round:
     @property
     def end_values(self) -> tuple[int, ...]:
         """The two values the line accepts; empty before the opening."""
-        return () if self._ends == EMPTY else divmod(self._ends, 7)
+        return ends_values(self._ends)
 
     @property
     def boneyard_size(self) -> int:
@@ -497,7 +473,7 @@ class Round:
     @property
     def drawable(self) -> int:
         """Tiles that can still be drawn (R2)."""
-        return max(0, _LAST_DRAW - self._drawn)
+        return max(0, LAST_DRAW - self._drawn)
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
@@ -518,6 +494,10 @@ class Round:
     def actions(self) -> tuple[Action, ...]:
         """Every action so far, in order (the history without seats)."""
         return tuple(self._actions)
+
+    def ply(self) -> int:
+        """Actions taken in this round so far."""
+        return len(self._actions)
 
     @property
     def consecutive_passes(self) -> int:
@@ -542,14 +522,10 @@ class Round:
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(map(int.bit_count, self._hands))
 
-    def pip_total(self, player: int) -> int:
-        """Both halves of every tile in the hand (R15)."""
-        return pips_of_mask(self._hands[self._seat(player)])
-
     def lacking(self, player: int) -> frozenset[int]:
         """Values ``player`` is known not to hold: the end values it passed on."""
         mask = self._lacks[self._seat(player)]
-        return frozenset(v for v in range(7) if mask >> v & 1)
+        return frozenset(v for v in range(VALUES) if mask >> v & 1)
 
     @property
     def lack_masks(self) -> tuple[int, ...]:
@@ -598,22 +574,7 @@ class Round:
         """
         if self._outcome is not None:
             return []
-        hand = self._hands[self._current]
-        ends = self._ends
-        if ends == EMPTY:
-            o, m = _OPENING_RUNS, _RUN_MASKS
-            actions: list[Action] = [
-                *o[0][hand & m[0]],
-                *o[1][hand & m[1]],
-                *o[2][hand & m[2]],
-                *o[3][hand & m[3]],
-            ]
-            if self._drawn < _LAST_DRAW:
-                actions.append(DRAW)
-            return actions
-        at0, mask0, at1, mask1 = _BY_ENDS[ends]
-        actions = at0[hand & mask0] + at1[self._drawn < _LAST_DRAW][hand & mask1]
-        return actions or [PASS]
+        return legal_actions(self._hands[self._current], self._ends, self._drawn)
 
     def legal_action_ids(self) -> list[int]:
         """The legal actions' ids (``action.id``, 0 … 57), ascending: the integer fast path
@@ -631,7 +592,7 @@ class Round:
         if self._outcome is not None:
             raise IllegalActionError("the round is over", "round_over")
         drawn, stock = self._drawn, self._stock
-        if drawn >= _LAST_DRAW:
+        if drawn >= LAST_DRAW:
             self.apply(DRAW)  # refused as any draw from a closed boneyard (R2)
         at = next((i for i in range(drawn, TILES) if stock[i] is tile), -1)
         if at < 0:
@@ -645,21 +606,49 @@ class Round:
             self._seed = None
         self.apply(DRAW)
 
-    def is_legal(self, action: object) -> bool:
-        return self._outcome is None and action in self.legal_actions()
+    def check(self, action: object) -> IllegalActionError | None:
+        """Why ``action`` may not be played now (the error ``apply`` would raise), or
+        ``None`` when it may: a refusal's reason without trying it on a copy."""
+        if self._outcome is not None:
+            return IllegalActionError("the round is over", "round_over")
+        match action:
+            case Place(tile=tile, index=index):
+                if self._hands[self._current] & tile.bit and AFTER[index][self._ends] >= 0:
+                    return None
+                return self._why_not(action)
+            case Draw():
+                if self._drawn >= LAST_DRAW:
+                    left = TILES - self._drawn
+                    return IllegalActionError(
+                        f"no drawing: the boneyard is down to {left} tiles, which stay undrawn",
+                        "no_draw",
+                        left=left,
+                    )
+                return None
+            case Pass():
+                if self._drawn < LAST_DRAW:
+                    return IllegalActionError(
+                        "no passing while you can draw: draw or place", "pass_can_draw"
+                    )
+                if self._hands[self._current] & PLAYABLE[self._ends]:
+                    return IllegalActionError(
+                        "no passing with a playable tile: place it", "pass_can_place"
+                    )
+                return None
+        return IllegalActionError(f"not an action: {action!r}", "not_an_action", thing=repr(action))
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for the current player; IllegalActionError changes nothing (R8)."""
         if self._outcome is not None:
             raise IllegalActionError("the round is over", "round_over")
         seat = self._current
-        kind = type(action)
-        if kind is Place:
-            hand = self._hands[seat]
-            bit = action.tile.bit  # type: ignore[union-attr]
-            ends = _AFTER[action.index][self._ends]  # type: ignore[union-attr]
+        # ``type(action) is`` rather than ``match``: type checkers narrow it alike, and
+        # class patterns cost this hottest line of every search twice the time.
+        if type(action) is Place:
+            hand, bit = self._hands[seat], action.tile.bit
+            ends = AFTER[action.index][self._ends]
             if not hand & bit or ends < 0:
-                raise self._why_not(action)  # type: ignore[arg-type]
+                raise self._why_not(action)
             self._ends = ends
             hand ^= bit
             self._hands[seat] = hand
@@ -669,39 +658,57 @@ class Round:
                 self._current = (seat + 1) % self._n
             else:
                 self._settle(Termination.DOMINO)
-        elif kind is Draw:
+        elif type(action) is Draw:
             drawn = self._drawn
-            if drawn >= _LAST_DRAW:
-                raise IllegalActionError(
-                    f"no drawing: the boneyard is down to {TILES - drawn} tiles,"
-                    " which stay undrawn",
-                    "no_draw",
-                    left=TILES - drawn,
-                )
+            if drawn >= LAST_DRAW:
+                raise self._refusal(action)
             self._hands[seat] |= self._stock[drawn].bit
             self._drawn = drawn + 1
             self._draws[seat] += 1
             self._actions.append(action)
-        elif kind is Pass:
-            if self._drawn < _LAST_DRAW:
-                raise IllegalActionError(
-                    "no passing while you can draw: draw or place", "pass_can_draw"
-                )
-            if self._hands[seat] & _PLAYABLE[self._ends]:
-                raise IllegalActionError(
-                    "no passing with a playable tile: place it", "pass_can_place"
-                )
-            e0, e1 = divmod(self._ends, 7)
-            self._lacks[seat] |= (1 << e0) | (1 << e1)
+        elif type(action) is Pass:
+            if self._drawn < LAST_DRAW or self._hands[seat] & PLAYABLE[self._ends]:
+                raise self._refusal(action)
+            end0, end1 = ends_values(self._ends)
+            self._lacks[seat] |= (1 << end0) | (1 << end1)
             self._actions.append(action)
             if self.consecutive_passes >= self._n:
                 self._settle(Termination.BLOCKED)
             else:
                 self._current = (seat + 1) % self._n
         else:
-            raise IllegalActionError(
-                f"not an action: {action!r}", "not_an_action", thing=repr(action)
-            )
+            raise self._refusal(action)
+
+    def undo(self) -> Action:
+        """Take back the last action and return it, restoring the exact state before it
+        (python-chess's ``pop``); a finished round is open again. Nothing to take back
+        (or, in a sampled round, an action from before the sample) is an error."""
+        if len(self._actions) <= self._base:
+            raise IllegalActionError("there is no action to take back", "nothing_to_undo")
+        action = self._actions.pop()
+        finished, self._outcome = self._outcome is not None, None
+        seat = self._current if finished else (self._current - 1) % self._n
+        match action:
+            case Place(tile=tile, end=end):
+                self._hands[seat] |= tile.bit
+                self._line_mask ^= tile.bit
+                if end is None:
+                    self._ends = EMPTY
+                else:
+                    values = list(ends_values(self._ends))
+                    values[end] = tile.other(values[end])
+                    self._ends = ends_code(values[0], values[1])
+                if self._line_at > len(self._actions):
+                    self._line, self._line_at = None, -1
+            case Draw():
+                seat = self._current
+                self._drawn -= 1
+                self._hands[seat] ^= self._stock[self._drawn].bit
+                self._draws[seat] -= 1
+            case Pass():
+                self._lacks[seat] = self._passed_on(seat)
+        self._current = seat
+        return action
 
     def _why_not(self, action: Place) -> IllegalActionError:
         """The error for a placement that does not fit."""
@@ -723,7 +730,7 @@ class Round:
                 "which_end",
                 tile=str(tile),
             )
-        value = divmod(self._ends, 7)[end]
+        value = ends_values(self._ends)[end]
         return IllegalActionError(
             f"{tile} does not match end {end}, which shows {value}",
             "no_match",
@@ -732,20 +739,27 @@ class Round:
             value=value,
         )
 
+    def _refusal(self, action: object) -> IllegalActionError:
+        """The error for an action already found illegal."""
+        error = self.check(action)
+        if error is None:
+            raise AssertionError(f"{action} was found illegal and legal at once")
+        return error
+
+    def _passed_on(self, player: int) -> int:
+        """The values ``player`` passed on this round, from the history (R5): what
+        ``lacking`` holds, worked out again after a pass is taken back."""
+        ends, lacks = EMPTY, 0
+        for seat, action in self.history:
+            if type(action) is Place:
+                ends = AFTER[action.index][ends]
+            elif type(action) is Pass and seat == player:
+                end0, end1 = ends_values(ends)
+                lacks |= (1 << end0) | (1 << end1)
+        return lacks
+
     def _settle(self, kind: Termination) -> None:
-        totals = tuple(pips_of_mask(h) for h in self._hands)
-        everyone = sum(totals)
-        if kind is Termination.DOMINO:
-            winner: int | None = self._current
-            points = everyone  # R16: the dominoer's own total is 0
-        else:
-            lowest = min(totals)
-            if totals.count(lowest) == 1:  # R17
-                winner = totals.index(lowest)
-                points = everyone - lowest - lowest
-            else:
-                winner, points = None, 0
-        self._outcome = Outcome(kind, winner, points, totals)
+        self._outcome = settle(kind, tuple(map(pips_of_mask, self._hands)), self._current)
 
     # ----------------------------------------------------------------- information
 
@@ -770,7 +784,125 @@ class Round:
             legal_actions=tuple(self.legal_actions()) if seat == self._current else (),
             outcome=self._outcome,
             revealed_hands=tuple(tiles_of_mask(h) for h in self._hands) if over else (),
+            drawn_tiles=() if seat is None else self.drawn_tiles(seat),
         )
+
+    def drawn_tiles(self, player: int) -> tuple[Tile, ...]:
+        """The tiles seat ``player`` drew this round, in order: its own to know, hidden
+        from the others (R21). A sampled round knows another seat's draws only from
+        after the sample."""
+        seat, known_from = self._seat(player), 0
+        if self._sampled_for is not None and self._sampled_for != seat:
+            known_from = self._base
+        who, n, slot, stock, out = (
+            self._leader,
+            self._n,
+            self._n * hand_size_for(self._n),
+            self._stock,
+            [],
+        )
+        for number, action in enumerate(self._actions):
+            if type(action) is Draw:
+                if who == seat and number >= known_from:
+                    out.append(stock[slot])
+                slot += 1
+            else:
+                who = (who + 1) % n
+        return tuple(out)
+
+    # ----------------------------------------------------------------- position text
+
+    def to_text(self) -> str:
+        """The position as one line of text (python-chess's ``fen``): players, leader,
+        scores, every hand, the boneyard in draw order, the line, the moves (each draw with
+        its tile), the seat to move and the seed; ``Round.from_text`` reads it back.
+        A sampled round has none: the tiles others drew before the sample are unknown."""
+        if self._dealt < 0:
+            raise ValueError("a sampled round has no position text: earlier draws are unknown")
+        moves: list[Move] = []
+        slot = self._dealt
+        for action in self._actions:
+            moves.append((action, self._stock[slot] if type(action) is Draw else None))
+            slot += type(action) is Draw
+        return " ".join(
+            (
+                str(self._n),
+                str(self._leader),
+                ",".join(map(str, self._scores)),
+                "/".join(tiles_text(tiles_of_mask(hand)) for hand in self._hands),
+                tiles_text(self.boneyard),
+                line_text(self.line),
+                moves_text(moves),
+                str(self._current),
+                NONE if self._seed is None else str(self._seed),
+            )
+        )
+
+    @classmethod
+    def from_text(cls, text: str) -> Round:
+        """The round of a ``to_text`` position, replayed from the deal it implies, so that
+        every field is as it was; a damaged text is a ``PositionError`` naming the part."""
+        fields = text.split() if isinstance(text, str) else []
+        if len(fields) != 9:
+            raise PositionError(
+                "fields",
+                "a round's position has 9 fields (players, leader, scores, hands, boneyard,"
+                f" line, moves, seat to move, seed), not {len(fields)}",
+            )
+        n = integer(fields[0], "players", RULES.min_players, RULES.max_players)
+        leader = integer(fields[1], "leader", 0, n - 1)
+        scores = integers(fields[2], "scores", n)
+        hand_texts = fields[3].split("/")
+        if len(hand_texts) != n:
+            raise PositionError("hands", f"{len(hand_texts)} hands for {n} players")
+        hands = [parse_tiles(t, f"hands (seat {seat})") for seat, t in enumerate(hand_texts)]
+        boneyard = parse_tiles(fields[4], "boneyard")
+        moves = parse_moves(fields[6])
+        seed = None if fields[8] == NONE else integer(fields[8], "seed")
+        placed: list[set[Tile]] = [set() for _ in range(n)]
+        drawn: list[list[Tile]] = [[] for _ in range(n)]
+        seat = leader
+        for number, (action, tile) in enumerate(moves, 1):
+            if type(action) is Draw:
+                if tile is None:
+                    raise PositionError(f"moves (move {number})", "a draw names its tile: d25")
+                drawn[seat].append(tile)
+                continue
+            if type(action) is Place:
+                placed[seat].add(action.tile)
+            seat = (seat + 1) % n
+        dealt = []
+        for seat in range(n):
+            held = set(hands[seat])
+            if len(held) != len(hands[seat]) or held & placed[seat]:
+                raise PositionError(f"hands (seat {seat})", "a tile stands twice")
+            if not set(drawn[seat]) <= held | placed[seat]:
+                raise PositionError(
+                    f"hands (seat {seat})", "a tile it drew is neither held nor placed"
+                )
+            dealt.append(sorted((held | placed[seat]) - set(drawn[seat])))
+        try:
+            round_ = cls.from_deal(
+                dealt, [t for _, t in moves if t] + list(boneyard), leader, scores=scores, seed=seed
+            )
+        except ValueError as error:
+            raise PositionError("hands and boneyard", str(error)) from None
+        for number, (action, tile) in enumerate(moves, 1):
+            refusal = round_.check(action)
+            if refusal is not None:
+                raise PositionError(
+                    f"moves (move {number}, {move_text(action, tile)})", str(refusal)
+                )
+            round_.apply(action)
+        if line_text(round_.line) != fields[5]:
+            raise PositionError(
+                "line", f"the moves lay out {line_text(round_.line)}, not {fields[5]}"
+            )
+        if fields[7] != str(round_.current_player):
+            raise PositionError(
+                "seat to move", f"after the moves seat {round_.current_player} is to move"
+            )
+        return round_
 
     def sample_hidden(self, player: int, rng: random.Random) -> Round:
         """A copy whose hidden tiles are re-dealt uniformly among deals ``player`` cannot rule out.

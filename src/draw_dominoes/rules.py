@@ -5,37 +5,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from .tiles import TILE_COUNT
+
 __all__ = ["RULES", "Rules"]
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Draw's parameters (R1–R20), in the spirit of a static ``Game`` apart from the state.
+    """What varies with the table (R2, R20), in the spirit of a static ``Game`` apart from
+    the state: the player counts, and by player count the hand size and the target.
 
-    Everything that checks a player count, sizes a hand, counts the set or names the
-    target asks this value, so that a variant is one new ``Rules``, not a search for
-    literals. Only the standard rules are played today (``RULES``).
+    Everything that checks a player count, sizes a hand or names the target asks this
+    value; the set's fixed numbers are named once in ``tiles`` (``TILE_COUNT``,
+    ``UNDRAWN``). Only the standard rules are played today (``RULES``).
     """
 
     min_players: int = 2
     max_players: int = 4
-    top_value: int = 6
-    """A double-six set: every pair of values 0..6 once (R1)."""
-    undrawn: int = 2
-    """The boneyard's last tiles, never drawn (R2)."""
     hand_sizes: tuple[tuple[int, int], ...] = ((2, 7), (3, 7), (4, 6))
     """Tiles dealt to each hand, by player count (R2)."""
     targets: tuple[tuple[int, int], ...] = ((2, 100), (3, 61), (4, 61))
     """The score that ends a match, by player count (R20)."""
-    settlement: str = "draw"
-    """How a round scores (R15–R17): a dominoer takes every opponent's pips; in a block
-    the single lowest total takes the others' totals less its own, a tie scores nothing."""
-
-    @property
-    def tile_count(self) -> int:
-        """28 for a double-six set."""
-        values = self.top_value + 1
-        return values * (values + 1) // 2
 
     @property
     def player_counts(self) -> range:
@@ -63,7 +53,7 @@ class Rules:
 
     def boneyard_size(self, players: int) -> int:
         """Tiles left after the deal (R2)."""
-        return self.tile_count - players * self.hand_size(players)
+        return TILE_COUNT - players * self.hand_size(players)
 
 
 RULES = Rules()

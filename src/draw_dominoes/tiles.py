@@ -5,27 +5,53 @@ from __future__ import annotations
 import math
 import random
 import re
-from typing import Final
-
-from .rules import RULES
+from typing import Final, Self
 
 __all__ = [
     "ALL_TILES",
+    "TILE_COUNT",
     "UNDRAWN",
+    "VALUES",
     "VALUE_MASKS",
+    "InvalidTileError",
     "Tile",
     "pips_of_mask",
     "shuffled_tiles",
     "tiles_of_mask",
 ]
 
-UNDRAWN: Final = RULES.undrawn
+VALUES: Final = 7
+"""A double-six set: every pair of the values 0 … 6 once (R1)."""
+TILE_COUNT: Final = VALUES * (VALUES + 1) // 2
+"""28 tiles."""
+UNDRAWN: Final = 2
 """The boneyard's final two tiles are never drawn (R2)."""
+
+
+class Interned:
+    """A value of which each instance exists once: equal is identical, so a copy is the
+    value itself, and nothing may change it after it is made."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
+
+
+class InvalidTileError(ValueError):
+    """Text or values that name no tile of the double-six set."""
+
 
 _TILE_RE: Final = re.compile(r"\s*\[\s*([0-6])\s*\|\s*([0-6])\s*\]\s*")
 
 
-class Tile:
+class Tile(Interned):
     """One domino; interned, so ``Tile(4, 1) is Tile(1, 4)``.
 
     ``index`` is the tile's position in ``ALL_TILES`` and ``bit`` is ``1 << index``:
@@ -44,8 +70,8 @@ class Tile:
 
     def __new__(cls, a: int, b: int) -> Tile:
         if type(a) is not int or type(b) is not int or not (0 <= a <= 6 and 0 <= b <= 6):
-            raise ValueError(f"not a tile of the double-six set: ({a!r}, {b!r})")
-        return _BY_VALUES[a * 7 + b]
+            raise InvalidTileError(f"not a tile of the double-six set: ({a!r}, {b!r})")
+        return _BY_VALUES[a * VALUES + b]
 
     @classmethod
     def _make(cls, low: int, high: int, index: int) -> Tile:
@@ -64,12 +90,13 @@ class Tile:
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Read ``"[1|4]"`` (or ``"[4|1]"``, the same tile); anything else is a ValueError."""
+        """Read ``"[1|4]"`` (or ``"[4|1]"``, the same tile); anything else is an
+        ``InvalidTileError``."""
         if not isinstance(text, str):
-            raise ValueError(f"not a tile: {text!r}")
+            raise InvalidTileError(f"not a tile: {text!r}")
         match = _TILE_RE.fullmatch(text)
         if match is None:
-            raise ValueError(f"not a tile: {text!r} (expected the form '[1|4]')")
+            raise InvalidTileError(f"not a tile: {text!r} (expected the form '[1|4]')")
         return cls(int(match.group(1)), int(match.group(2)))
 
     def other(self, value: int) -> int:
@@ -80,17 +107,8 @@ class Tile:
             return self.low
         raise ValueError(f"{self} has no half {value}")
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Tile is immutable")
-
     def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.low, self.high))
-
-    def __copy__(self) -> Tile:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Tile:
-        return self
 
     # Equality is identity (the default): every Tile is interned.
 
@@ -118,13 +136,13 @@ class Tile:
 
 def _build() -> tuple[tuple[Tile, ...], list[Tile]]:
     tiles: list[Tile] = []
-    for low in range(7):
-        for high in range(low, 7):
+    for low in range(VALUES):
+        for high in range(low, VALUES):
             tiles.append(Tile._make(low, high, len(tiles)))
-    by_values = [tiles[0]] * 49
+    by_values = [tiles[0]] * VALUES * VALUES
     for tile in tiles:
-        by_values[tile.low * 7 + tile.high] = tile
-        by_values[tile.high * 7 + tile.low] = tile
+        by_values[tile.low * VALUES + tile.high] = tile
+        by_values[tile.high * VALUES + tile.low] = tile
     return tuple(tiles), by_values
 
 
@@ -133,10 +151,8 @@ ALL_TILES: Final[tuple[Tile, ...]] = _BUILT[0]
 """The 28 tiles in order: [0|0], [0|1], … [0|6], [1|1], … [6|6]."""
 _BY_VALUES: Final = _BUILT[1]
 
-FULL_MASK: Final = (1 << 28) - 1
-
 VALUE_MASKS: Final[tuple[int, ...]] = tuple(
-    sum(t.bit for t in ALL_TILES if value in (t.low, t.high)) for value in range(7)
+    sum(t.bit for t in ALL_TILES if value in (t.low, t.high)) for value in range(VALUES)
 )
 """``VALUE_MASKS[v]``: the bitmask of the seven tiles showing ``v``."""
 
@@ -161,7 +177,7 @@ def pips_of_mask(mask: int) -> int:
     return total
 
 
-_FIRST: Final = math.factorial(28) // math.factorial(15)
+_FIRST: Final = math.factorial(TILE_COUNT) // math.factorial(15)
 _SECOND: Final = math.factorial(15)
 
 
@@ -174,7 +190,7 @@ def shuffled_tiles(rng: random.Random) -> list[Tile]:
     pool = list(ALL_TILES)
     order = []
     code = rng.randrange(_FIRST)
-    for k in range(28, 15, -1):
+    for k in range(TILE_COUNT, 15, -1):
         code, j = divmod(code, k)
         order.append(pool.pop(j))
     code = rng.randrange(_SECOND)

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Final
 
 from .. import bots
 from ..bots.expert import relative_points
+from ..game import play
 from ..match import Match
 from ..round import Round
 from ..tiles import Tile
 from ..view import Outcome
+from .jobs import run_jobs
 
 __all__ = [
     "DEFAULT_PLAYOUTS",
@@ -129,13 +129,12 @@ def _play_out(deal: _Deal, seeds: Sequence[int], iterations: int) -> tuple[float
     """One play-out of a deal (hands, boneyard, leader, scores before it), every seat
     played by its own ``LUCK_BOT``; each seat's margin."""
     hands, boneyard, leader, scores = deal
-    game = Round.from_deal(hands, boneyard, leader, scores=scores)
+    round_ = Round.from_deal(hands, boneyard, leader, scores=scores)
     seats = [bots.create(LUCK_BOT, seed=s, iterations=iterations) for s in seeds]
-    while not game.is_over:
-        seat = game.current_player
-        game.apply(seats[seat].choose(game.view(seat)))
-    assert game.outcome is not None
-    return margins(game.outcome)
+    for _ in play(round_, seats):
+        pass
+    assert round_.outcome is not None
+    return margins(round_.outcome)
 
 
 def deal_worth(
@@ -172,38 +171,25 @@ def deal_worth(
     for r in played:
         hands, boneyard = r.deal
         deals.append((hands, boneyard, r.leader, r.scores))
-    jobs = [
-        (number, playout, [playout_seed(seed, number, playout, s) for s in range(game.players)])
+    jobs = {
+        (number, playout): (
+            deals[number],
+            [playout_seed(seed, number, playout, s) for s in range(game.players)],
+            iterations,
+        )
         for number in range(len(deals))
         for playout in range(playouts)
-    ]
+    }
     results: dict[tuple[int, int], tuple[float, ...]] = {}
-    total = len(jobs)
+
+    def finished(key: tuple[int, int], margins_: tuple[float, ...]) -> None:
+        results[key] = margins_
+        if progress is not None:
+            progress(len(results), len(jobs))
+
     if progress is not None:
-        progress(0, total)
-    cores = workers if workers is not None else os.cpu_count() or 1
-    if executor is None and (cores <= 1 or total <= 1):
-        for number, playout, seeds in jobs:
-            results[number, playout] = _play_out(deals[number], seeds, iterations)
-            if progress is not None:
-                progress(len(results), total)
-    else:
-        own = executor is None
-        pool = executor or ProcessPoolExecutor(
-            cores, mp_context=multiprocessing.get_context("spawn")
-        )
-        try:
-            futures = {
-                pool.submit(_play_out, deals[number], seeds, iterations): (number, playout)
-                for number, playout, seeds in jobs
-            }
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                if progress is not None:
-                    progress(len(results), total)
-        finally:
-            if own:
-                pool.shutdown(cancel_futures=True)
+        progress(0, len(jobs))
+    run_jobs(_play_out, jobs, workers=workers, executor=executor, done=finished)
     rounds = []
     for number, r in enumerate(played):
         samples = [results[number, playout] for playout in range(playouts)]

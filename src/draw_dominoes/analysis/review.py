@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -18,6 +17,7 @@ from ..record import dumps
 from ..round import Round
 from ..view import PlayerView
 from .analyse import Entry, Hint, analyse, hint_of
+from .jobs import run_jobs
 from .luck import DEFAULT_PLAYOUTS, LUCK_BOT, LUCK_ITERATIONS, DealWorth, deal_worth
 
 __all__ = [
@@ -270,34 +270,16 @@ def review(
     total, done = len(positions), len(positions) - len(todo)
     if progress is not None:
         progress(done, total)
-    if todo:
-        cores = workers if workers is not None else os.cpu_count() or 1
-        if executor is None and (cores <= 1 or len(todo) == 1):
-            for position in todo:
-                results[_key(position)] = _analyse_one(
-                    position.view, iterations, _position_seed(seed, position)
-                )
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-        else:
-            own = executor is None
-            pool = executor or ProcessPoolExecutor(
-                cores, mp_context=multiprocessing.get_context("spawn")
-            )
-            try:
-                futures = {
-                    pool.submit(_analyse_one, p.view, iterations, _position_seed(seed, p)): _key(p)
-                    for p in todo
-                }
-                for future in as_completed(futures):
-                    results[futures[future]] = future.result()
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
-            finally:
-                if own:
-                    pool.shutdown(cancel_futures=True)
+    jobs = {_key(p): (p.view, iterations, _position_seed(seed, p)) for p in todo}
+
+    def finished(key: str, entries: list[dict[str, Any]]) -> None:
+        nonlocal done
+        results[key] = entries
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    run_jobs(_analyse_one, jobs, workers=workers, executor=executor, done=finished)
     decisions = tuple(
         Decision(
             p.round,

@@ -43,31 +43,31 @@ class Solver:
         self.table: dict[tuple[object, ...], list[float]] = {}
         self.solved = 0
 
-    def value(self, game: Round) -> list[float] | None:
-        """The solved rewards of ``game``, or ``None`` when it can still draw or is too big."""
-        if game.is_over or game.drawable > self.drawable or sum(game.hand_sizes) > self.limit:
+    def value(self, round_: Round) -> list[float] | None:
+        """The solved rewards of ``round_``, or ``None`` when it can still draw or is too big."""
+        if round_.is_over or round_.drawable > self.drawable or sum(round_.hand_sizes) > self.limit:
             return None
         self.solved += 1
-        return self._solve(game)
+        return self._solve(round_)
 
-    def _solve(self, game: Round) -> list[float]:
-        outcome = game.outcome
+    def _solve(self, round_: Round) -> list[float]:
+        outcome = round_.outcome
         if outcome is not None:
             return self.reward_of(outcome, self.scores, self.target)
-        seat = game.current_player
+        seat = round_.current_player
         key = (
-            tuple(game.hand_mask(s) for s in range(game.players)),
-            game.end_values,
-            game.boneyard_size,
+            tuple(round_.hand_mask(s) for s in range(round_.players)),
+            round_.end_values,
+            round_.boneyard_size,
             seat,
-            game.consecutive_passes,
+            round_.consecutive_passes,
         )
         known = self.table.get(key)
         if known is not None:
             return known
         best: list[float] | None = None
-        for action in game.legal_actions():
-            child = game.clone()
+        for action in round_.legal_actions():
+            child = round_.clone()
             child.apply(action)
             values = self._solve(child)
             if best is None or values[seat] > best[seat]:

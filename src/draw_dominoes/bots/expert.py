@@ -6,19 +6,20 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-import random
-import time
 from collections.abc import Callable
-from typing import Any, Final
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, get_args
 
 from ..actions import Action, Draw, Place
 from ..round import Round, ViewSampler, hand_size_for
 from ..tiles import ALL_TILES, VALUE_MASKS
 from ..view import Outcome, PlayerView
-from . import _rng, register, turn_actions
 from .endgame import Solver
-from .ismcts import DEFAULT_EXPLORATION, search, search_options, settings_for
-from .search import match_rewards, point_rewards, rewards
+from .ismcts import DEFAULT_EXPLORATION, TreeOptions, search
+from .learned_levers import LEAF_SCALE, leaf_value, playout_values, prior_of
+from .options import limits
+from .registry import turn_actions
+from .search import SearchBot, match_rewards, point_rewards, rewards
 
 __all__ = [
     "DEFAULT_EXPLOIT",
@@ -31,6 +32,7 @@ __all__ = [
     "REWARDS",
     "SOLVES",
     "ExpertBot",
+    "ExpertOptions",
     "Inference",
     "relative_points",
 ]
@@ -39,27 +41,19 @@ DEFAULT_SOLVE: Final = 8
 """With two players, solve a determinization exactly once the boneyard is closed and at
 most this many tiles are left in all hands together."""
 SOLVES: Final[dict[int, int]] = {2: DEFAULT_SOLVE, 3: 0, 4: 0}
-"""``solve`` by default, by number of players. With two players a closed boneyard leaves
-little hidden, so a determinization's exact solution is close to the real endgame; with
-two or three opponents whose hands are still shuffled among themselves, each solution
-plays as if every hand were known (strategy fusion) and every opponent perfectly, and
-three-player rounds measured better without it."""
-PLAYOUT_KINDS: Final = ("greedy", "learned")
+"""``solve`` by default, by number of players: only two players gain by it (docs/bots.md)."""
+Playout = Literal["greedy", "learned"]
+PLAYOUT_KINDS: Final = get_args(Playout)
 """How the expert finishes the rounds it looks at (option ``playout``): ``greedy``, its tree
-search with ``ismcts``'s ε-greedy playouts; ``learned``, no tree: every legal action
-played out by the learned network in the same ``worlds`` determinizations, weighted by
-the opponent model (``learned.playouts``), up to the ``horizon``."""
-PLAYOUTS: Final[dict[int, str]] = {2: "learned", 3: "greedy", 4: "greedy"}
-"""``playout`` by default, by number of players. With two players the learned playouts
-scored more points a round than ``ismcts`` and than the learned bot alone (docs/learned.md);
-with three and four they were level with ``ismcts`` in single rounds, where the tree
-search, which won more of the matches measured, stays."""
-HORIZONS: Final = ("turn", "end")
-"""How far a learned playout goes (option ``horizon``): to the seat's next ``turn``, where
-the network's value of its best action there stands for the rest (the default: less
-noise, measured stronger), or to the round's ``end``. Once the boneyard is closed the
-tree search plays instead, whatever ``playout`` says: little is hidden then, and its
-endgames are solved exactly."""
+search; ``learned``, every action played out by the network (docs/bots.md)."""
+PLAYOUTS: Final[dict[int, Playout]] = {2: "learned", 3: "greedy", 4: "greedy"}
+"""``playout`` by default, by number of players, as measured best (docs/bots.md)."""
+Horizon = Literal["turn", "end"]
+HORIZONS: Final = get_args(Horizon)
+"""How far a learned playout goes (option ``horizon``): to the seat's next ``turn`` (the
+default, measured stronger) or to the round's ``end`` (docs/bots.md)."""
+Reward = Callable[[Outcome, tuple[int, ...], int], list[float]]
+"""How a finished round is scored for every seat, given the scores and the target."""
 _CLOSED: Final = 2
 """Tiles left in a boneyard that can no longer be drawn from (R2)."""
 WORLDS: Final = 96
@@ -67,36 +61,34 @@ WORLDS: Final = 96
 ``ismcts``'s time a move."""
 DEFAULT_INFERENCE: Final = 1.0
 """How strongly the opponents' choices weight the determinizations (0: not at all)."""
-REWARDS: Final = {"match": match_rewards, "round": rewards, "points": point_rewards}
-"""How a finished round is scored: ``match``, by how much it moves the chance of winning
-a two-player match (the score and the target decide what a round is worth); ``round``,
-as ``ismcts`` does; ``points``, by the round's points alone (``point_rewards``)."""
+RewardKind = Literal["match", "round", "points"]
+REWARDS: Final[dict[RewardKind, Reward]] = {
+    "match": match_rewards,
+    "round": rewards,
+    "points": point_rewards,
+}
+"""How a finished round is scored (option ``reward``): by what it does to the match, as
+``ismcts`` does, or by its points alone (docs/bots.md)."""
 EXPLORATION: Final = 0.4
-"""The expert's UCB constant with the match-aware rewards (two players): lower than
-``ismcts``'s 0.7, since those rewards are smaller for the same round (measured best of
-0.25, 0.4 and 0.7). With the round rewards (``reward="round"``, and always at three or
-four players, where the match-aware rewards are ``ismcts``'s own) it is ``ismcts``'s."""
+"""The expert's UCB constant with the match-aware rewards (two players), which are smaller
+than ``ismcts``'s; otherwise it is ``ismcts``'s (docs/bots.md)."""
 DEFAULT_POOL: Final = 256
 """Determinizations drawn and weighted a move with two players; the search draws from
 them by weight."""
 POOLS: Final[dict[int, int]] = {2: DEFAULT_POOL, 3: 1000, 4: 1000}
-"""Determinizations drawn a move by default, by number of players: with two or three
-hidden hands, 256 worlds shared by 2000 iterations leave too few distinct deals."""
+"""Determinizations drawn a move by default, by number of players: more hidden hands need
+more distinct deals (docs/bots.md)."""
 DEFAULT_HEAVY: Final = 1.0
 """The opponent model (option ``heavy``): a placement's odds fall by exp(-heavy) for every
 pip it is lighter than the heaviest one it could have made (players shed heavy tiles,
 R15–R17) ..."""
 HEAVIES: Final[dict[int, float]] = {2: DEFAULT_HEAVY, 3: 0.1, 4: DEFAULT_HEAVY}
-"""``heavy`` by default, by number of players. Three-player ``ismcts`` takes the heaviest
-fitting tile little more often than chance, so the fall that fits its choices best is
-about 0.1 a pip (``benchmarks/bench_inference.py``). 501 matches went a little better
-with it, inside the intervals. Two players keep 1 until measured; four players were no
-better with 0.1."""
+"""``heavy`` by default, by number of players: 0.1 with three, the fall that fits how
+``ismcts`` plays there (docs/bots.md)."""
 DEFAULT_EXPLOIT: Final = 1.0
 """An opponent whose chance of being a random player (``Inference.random_odds``) is above
-``exploit`` is searched and played out as one; 1 (the default) turns it off, since
-against random play it gained nothing measurable and two-player ``ismcts`` was taken for
-a random player at 8% of the expert's choices (0.5 tells them apart best)."""
+``exploit`` is searched and played out as one; 1, off, since it gained nothing measurable
+(docs/bots.md)."""
 _UNIFORM: Final = 0.05
 """... mixed with this much uniform choice, since nobody plays by pips alone."""
 _VOLUNTARY: Final = 0.005
@@ -183,18 +175,18 @@ class Inference:
             self.places.append((seat, places))
             self.draws.append((seat, draws))
 
-    def weight(self, game: Round, random_seats: frozenset[int] = frozenset()) -> float:
+    def weight(self, round_: Round, random_seats: frozenset[int] = frozenset()) -> float:
         """The sample's likelihood, each opponent either sensible (the model above) or
         playing at random: a seat that keeps doing what the model calls unlikely is soon
         taken for a random player, whose choices say nothing. The seats in
         ``random_seats`` are taken for random players outright."""
         weight = 1.0
-        for seat, sensible, _, events in self.likelihoods(game):
+        for seat, sensible, _, events in self.likelihoods(round_):
             if seat not in random_seats:
                 weight *= _SENSIBLE * sensible + (1 - _SENSIBLE) * _RANDOM_ODDS**events
         return weight
 
-    def likelihoods(self, game: Round) -> list[tuple[int, float, float, int]]:
+    def likelihoods(self, round_: Round) -> list[tuple[int, float, float, int]]:
         """Per opponent: its seat, how likely its observed choices were with this sample's
         hands if it plays by the model and if it plays at random, and how many choices
         were counted."""
@@ -202,7 +194,7 @@ class Inference:
         log, exp = math.log, math.exp
         out = []
         for (seat, places), (_, draws) in zip(self.places, self.draws, strict=True):
-            held = game.hand_mask(seat)
+            held = round_.hand_mask(seat)
             log_sensible = log_random = 0.0
             for fits0, fits1, pips, since, could_draw in places:
                 hand = held | since
@@ -233,8 +225,8 @@ class Inference:
         choices, with ``pool`` (deals drawn from the view) standing for its possible hands."""
         sensible: dict[int, float] = {}
         at_random: dict[int, float] = {}
-        for game in pool:
-            for seat, s, r, _ in self.likelihoods(game):
+        for round_ in pool:
+            for seat, s, r, _ in self.likelihoods(round_):
                 sensible[seat] = sensible.get(seat, 0.0) + s
                 at_random[seat] = at_random.get(seat, 0.0) + r
         odds = {}
@@ -259,126 +251,78 @@ def _heaviest(mask: int) -> int:
 _PIPS: Final = tuple(t.pips for t in ALL_TILES)
 
 
-class ExpertBot:
-    """The ``expert`` level's bot: ISMCTS whose determinizations are drawn in proportion to how
-    likely the opponents' observed choices were (``Inference``), and whose closed-boneyard
-    endgames are solved exactly (``Solver``) rather than played out greedily (by default
-    with two players only, see ``SOLVES``).
+@dataclass(frozen=True)
+class ExpertOptions(TreeOptions):
+    """The ``expert`` bot's options: ``ismcts``'s, and its own levers. ``None`` means the
+    default for the table size (``POOLS``, ``SOLVES``, ``HEAVIES``, ``PLAYOUTS``)."""
 
-    Options: ``iterations`` and/or ``time_per_move`` (as ``ismcts``; by default the
-    same iterations), ``max_seconds`` (a time cap on the default), ``inference`` (0
-    turns the weighting off), ``heavy`` (the opponent model's fall in odds a pip;
-    default ``HEAVIES`` by table size), ``solve`` (most tiles in all hands solved exactly; 0 turns
-    solving off; default ``SOLVES`` by table size), ``reward`` (``match``, ``round`` or ``points``,
-    see ``REWARDS``), ``exploration``
-    (default ``EXPLORATION`` with the match-aware rewards of two players, else
-    ``ismcts``'s), ``pool`` (determinizations drawn a move, default ``POOLS`` by table
-    size), ``exploit`` (the chance of being a random player above which an opponent is
-    searched as one; default ``DEFAULT_EXPLOIT``, off), ``prior`` (the weight of the
-    learned network's values of the root's actions as a progressive bias; 0, the
-    default, leaves them out), ``leaf`` (true: the learned network values the position
-    after expansion instead of a playout), ``playout`` (``greedy``: the tree search;
-    ``learned``: the network plays every action out in ``worlds`` determinizations up to
-    the ``horizon``, ``turn`` or ``end``; default ``PLAYOUTS`` by table size; the search
-    options above apply to the tree only), ``epsilon`` and ``opponents`` (as ``ismcts``).
-    ``clock`` (a keyword, not an option) tells the time.
-    """
-
-    name = "expert"
-
-    def __init__(
-        self,
-        seed: int | random.Random = 0,
-        *,
-        clock: Callable[[], float] = time.perf_counter,
-        **options: Any,
-    ) -> None:
-        own = frozenset(
-            {
-                "inference",
-                "heavy",
-                "solve",
-                "reward",
-                "pool",
-                "exploit",
-                "prior",
-                "leaf",
-                "playout",
-                "worlds",
-                "horizon",
-            }
-        )
-        self.settings = search_options(self.name, options, own)
-        self.exploration: float | None = (
-            self.settings["exploration"] if "exploration" in options else None
-        )
-        inference = options.get("inference", DEFAULT_INFERENCE)
-        if isinstance(inference, bool) or not isinstance(inference, int | float) or inference < 0:
-            raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
-        heavy = options.get("heavy")
-        if heavy is not None and (
-            isinstance(heavy, bool) or not isinstance(heavy, int | float) or heavy < 0
-        ):
-            raise ValueError(f"heavy must be a number of at least 0, not {heavy!r}")
-        self.heavy: float | None = None if heavy is None else float(heavy)
-        solve = options.get("solve")
-        if solve is not None and (type(solve) is not int or solve < 0):
-            raise ValueError(f"solve must be a whole number of tiles, 0 or more, not {solve!r}")
-        pool = options.get("pool")
-        if pool is not None and (type(pool) is not int or pool < 1):
-            raise ValueError(f"pool must be a positive whole number, not {pool!r}")
-        self.pool: int | None = pool
-        exploit = options.get("exploit", DEFAULT_EXPLOIT)
-        number = not isinstance(exploit, bool) and isinstance(exploit, int | float)
-        if not number or not 0 <= exploit <= 1:
-            raise ValueError(f"exploit must be a probability from 0 to 1, not {exploit!r}")
-        self.exploit = float(exploit)
-        self.last_random: frozenset[int] = frozenset()
-        reward = options.get("reward", "match")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        self.reward = reward
-        self.reward_of = REWARDS[reward]
-        prior = options.get("prior", 0.0)
-        if isinstance(prior, bool) or not isinstance(prior, int | float) or prior < 0:
-            raise ValueError(f"prior must be a number of at least 0, not {prior!r}")
-        self.prior = float(prior)
-        leaf = options.get("leaf", False)
-        if not isinstance(leaf, bool):
-            raise ValueError(f"leaf must be true or false, not {leaf!r}")
-        self.leaf = leaf
-        playout = options.get("playout")
-        if playout is not None and playout not in PLAYOUT_KINDS:
-            kinds = ", ".join(PLAYOUT_KINDS)
-            raise ValueError(f"playout must be one of {kinds}, not {playout!r}")
-        self.playout: str | None = playout
-        worlds = options.get("worlds")
-        if worlds is not None and (type(worlds) is not int or worlds < 1):
-            raise ValueError(f"worlds must be a positive whole number, not {worlds!r}")
-        self.worlds: int | None = worlds
-        horizon = options.get("horizon", HORIZONS[0])
-        if horizon not in HORIZONS:
-            raise ValueError(f"horizon must be one of {', '.join(HORIZONS)}, not {horizon!r}")
-        self.horizon = horizon == "turn"
-        self.inference = float(inference)
-        self.solve: int | None = solve
-        self.clock = clock
-        self.rng = _rng(seed)
-        self.last_iterations = 0
-        self.last_solved = 0
+    exploration: float | None = field(default=None, metadata=limits(minimum=0))
+    """The UCB constant; by default ``EXPLORATION`` with the match-aware rewards of two
+    players, else ``ismcts``'s."""
+    inference: float = field(default=DEFAULT_INFERENCE, metadata=limits(minimum=0))
+    """How strongly the opponents' choices weight the determinizations (0: not at all)."""
+    heavy: float | None = field(default=None, metadata=limits(minimum=0))
+    """The opponent model's fall in odds a pip (``Inference``)."""
+    solve: int | None = field(
+        default=None, metadata=limits(minimum=0, noun="whole number of tiles")
+    )
+    """Most tiles in all hands solved exactly once the boneyard is closed; 0: never."""
+    reward: RewardKind = "match"
+    """How a finished round is scored (``REWARDS``)."""
+    pool: int | None = field(default=None, metadata=limits(minimum=1))
+    """Determinizations drawn and weighted a move."""
+    exploit: float = field(
+        default=DEFAULT_EXPLOIT, metadata=limits(minimum=0, maximum=1, noun="probability")
+    )
+    """The chance of being a random player above which an opponent is searched as one."""
+    prior: float = field(default=0.0, metadata=limits(minimum=0))
+    """The weight of the learned network's values of the root's actions (0: none)."""
+    leaf: bool = False
+    """Whether the learned network values the position after expansion, not a playout."""
+    playout: Playout | None = None
+    """``greedy`` (the tree search) or ``learned`` (the network plays every action out)."""
+    worlds: int | None = field(default=None, metadata=limits(minimum=1))
+    """Determinizations a move with learned playouts; by default ``WORLDS``."""
+    horizon: Horizon = "turn"
+    """How far a learned playout goes (``HORIZONS``)."""
 
     def settings_at(self, players: int) -> dict[str, Any]:
         """The search settings at a table of ``players``: ``ismcts``'s defaults for that size
         (iterations, opponents), the exploration that suits the reward in use, and the
         expert's own ``pool``, ``solve`` and ``heavy``."""
-        settings = settings_for(self.settings, players)
-        if self.exploration is None:
+        exploration = self.exploration
+        if exploration is None:
             matched = self.reward == "match" and players == 2
-            settings["exploration"] = EXPLORATION if matched else DEFAULT_EXPLORATION
-        settings["pool"] = POOLS[players] if self.pool is None else self.pool
-        settings["solve"] = SOLVES[players] if self.solve is None else self.solve
-        settings["heavy"] = HEAVIES[players] if self.heavy is None else self.heavy
-        return settings
+            exploration = EXPLORATION if matched else DEFAULT_EXPLORATION
+        return {
+            **self.tree_settings(players, exploration),
+            "pool": POOLS[players] if self.pool is None else self.pool,
+            "solve": SOLVES[players] if self.solve is None else self.solve,
+            "heavy": HEAVIES[players] if self.heavy is None else self.heavy,
+        }
+
+
+class ExpertBot(SearchBot[ExpertOptions]):
+    """The ``expert`` level's bot: ISMCTS whose determinizations are drawn in proportion to how
+    likely the opponents' observed choices were (``Inference``), and whose closed-boneyard
+    endgames are solved exactly (``Solver``) rather than played out greedily (by default
+    with two players only, see ``SOLVES``).
+
+    Options: ``ExpertOptions``, each field documented there; the search options (as
+    ``ismcts``'s) apply to the tree only, not to learned playouts.
+    ``clock`` (a keyword, not an option) tells the time.
+    """
+
+    name = "expert"
+    options_type = ExpertOptions
+    last_solved = 0
+    """Determinizations the last search solved exactly."""
+    last_random: frozenset[int] = frozenset()
+    """The seats the last search took for random players."""
+
+    def settings_at(self, players: int) -> dict[str, Any]:
+        """The search settings at a table of ``players`` (``ExpertOptions.settings_at``)."""
+        return self.options.settings_at(players)
 
     def choose(self, view: PlayerView) -> Action:
         legal = turn_actions(view)
@@ -418,23 +362,24 @@ class ExpertBot:
         sample = ViewSampler(view).sample
         determinize: Callable[[], Round]
         random_seats: frozenset[int] = frozenset()
-        playout = PLAYOUTS[view.players] if self.playout is None else self.playout
+        options = self.options
+        playout = PLAYOUTS[view.players] if options.playout is None else options.playout
         if playout == "learned" and view.boneyard_size > _CLOSED:
             # Once the boneyard is closed, the tree (its endgames solved exactly) plays on.
             return self._learned_playouts(view, heavy, stats)
-        if self.inference > 0 and not view.is_over:
+        if options.inference > 0 and not view.is_over:
             # A pool of determinizations drawn once and weighted by the opponent model;
             # each iteration searches a copy of one, picked in proportion to its weight.
-            inference = Inference(view, self.inference, heavy)
+            inference = Inference(view, options.inference, heavy)
             pool = [sample(rng) for _ in range(size)]
-            if self.exploit < 1:
+            if options.exploit < 1:
                 # Seats likelier to play at random than by the model are taken for random
                 # players: their choices no longer weight the deals, and the search plays
                 # them as they play, which is the best reply to them.
                 odds = inference.random_odds(pool)
-                random_seats = frozenset(seat for seat, p in odds.items() if p > self.exploit)
+                random_seats = frozenset(seat for seat, p in odds.items() if p > options.exploit)
             totals = list(
-                itertools.accumulate(inference.weight(game, random_seats) for game in pool)
+                itertools.accumulate(inference.weight(round_, random_seats) for round_ in pool)
             )
             top = totals[-1]
             uniform = rng.random
@@ -450,7 +395,7 @@ class ExpertBot:
         # A round's reward depends on its winner and points alone while one move is
         # searched (the scores and the target stay): remember each one reckoned. For an
         # analysis, the seat's points ride along after the seats' rewards.
-        base: Reward = self.reward_of
+        base: Reward = REWARDS[options.reward]
         if points_for is not None:
             base = _with_points(base, points_for)
         known: dict[tuple[int | None, int], list[float]] = {}
@@ -467,13 +412,10 @@ class ExpertBot:
             None if solver is None else solver.value
         )
         root_bias = None
-        if self.prior or self.leaf:
-            from .learned_levers import leaf_value, prior_of
-
-            if self.prior:
-                root_bias = prior_of(view, self.prior)
-            if self.leaf:
-                evaluate = leaf_value(evaluate)
+        if options.prior:
+            root_bias = prior_of(view, options.prior)
+        if options.leaf:
+            evaluate = leaf_value(evaluate)
         action, self.last_iterations = search(
             determinize,
             rng,
@@ -495,30 +437,25 @@ class ExpertBot:
     ) -> Action:
         """Each legal action played out by the learned network in the same determinizations,
         weighted by the opponent model: the action with the most points."""
-        from .learned_levers import LEAF_SCALE, playout_values
-
-        rng = self.rng
-        count = WORLDS if self.worlds is None else self.worlds
+        rng, options = self.rng, self.options
+        count = WORLDS if options.worlds is None else options.worlds
         sample = ViewSampler(view).sample
         worlds = [sample(rng) for _ in range(count)]
-        if self.inference > 0:
-            inference = Inference(view, self.inference, heavy)
+        if options.inference > 0:
+            inference = Inference(view, options.inference, heavy)
             weights = [inference.weight(world) for world in worlds]
         else:
             weights = [1.0] * count
         legal = turn_actions(view)
         seat = view.player
         assert seat is not None  # a view with legal actions is a seat's
-        values = playout_values(worlds, weights, legal, seat, self.horizon)
+        values = playout_values(worlds, weights, legal, seat, options.horizon == "turn")
         best = max(values)
         if stats is not None:
             for action, value in zip(legal, values, strict=True):
                 stats[action] = (count, value / LEAF_SCALE, value)
         self.last_iterations = count * len(legal)
         return legal[values.index(best)]
-
-
-Reward = Callable[[Outcome, tuple[int, ...], int], list[float]]
 
 
 def relative_points(outcome: Outcome, seat: int) -> float:
@@ -536,6 +473,3 @@ def _with_points(reward_of: Reward, seat: int) -> Reward:
         return [*reward_of(outcome, scores, target), relative_points(outcome, seat)]
 
     return both
-
-
-register("expert", ExpertBot, timed=True)

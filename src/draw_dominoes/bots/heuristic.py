@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 from ..actions import Action, Draw, Pass, Place
 from ..tiles import Tile
 from ..view import PlayerView
-from . import _rng, check_options, register, turn_actions
+from .registry import turn_actions
+from .simple import OptionlessBot
 
 __all__ = ["HeuristicBot"]
 
@@ -21,7 +19,7 @@ def _ends_after(ends: tuple[int, ...], tile: Tile, end: int | None) -> tuple[int
     return new[0], new[1]
 
 
-class HeuristicBot:
+class HeuristicBot(OptionlessBot):
     """An expert's rules of thumb, each a term of a placement's score.
 
     - keep a variety of values in hand, so that later ends can be followed;
@@ -36,10 +34,6 @@ class HeuristicBot:
     """
 
     name = "heuristic"
-
-    def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
-        check_options(self.name, options, set())
-        self.rng = _rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
         legal = turn_actions(view)
@@ -82,6 +76,3 @@ class HeuristicBot:
         ):
             return legal[-1]
         return best
-
-
-register("heuristic", HeuristicBot)

@@ -15,40 +15,38 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
 
 from ..actions import Action
 from ..round import Round, ViewSampler
 from ..view import Outcome, PlayerView
-from . import _rng, check_options, register, turn_actions
-from .search import GREEDY_KEY, play_out, play_out_mixed, positive_float, positive_int, rewards
+from .options import limits
+from .registry import turn_actions
+from .search import GREEDY_KEY, BudgetOptions, SearchBot, play_out, rewards
 
 __all__ = [
     "DEFAULT_ITERATIONS",
     "DEFAULT_OPPONENTS",
     "ISMCTSBot",
+    "IsmctsOptions",
     "OmniscientBot",
+    "OmniscientOptions",
+    "TreeOptions",
     "search",
-    "search_options",
-    "settings_for",
 ]
 
 DEFAULT_ITERATIONS: Final[dict[int, int]] = {2: 1200, 3: 2000, 4: 2000}
-"""Iterations a move by default, by number of players: about a tenth of a second each way.
-
-Modelled opponents (below) make an iteration cheaper, so three and four players get more.
-"""
-DEFAULT_OPPONENTS: Final[dict[int, str]] = {2: "search", 3: "model", 4: "model"}
-"""How the tree treats the other seats' moves by default, by number of players.
-
-``search``: each seat picks its moves in the tree by UCB on its own reward (max-n), which
-pays against one opponent. ``model``: the other seats move in the tree as in the
-playouts (greedy, with ``epsilon`` random moves) and only the bot's own choices are
-searched; with two or three opponents the max-n tree grows too thin to learn their
-replies within the budget, and measured in three-player tables this played better.
-"""
+"""Iterations a move by default, by number of players: about a tenth of a second each way
+(modelled opponents make an iteration cheaper)."""
+Opponents = Literal["search", "model"]
+DEFAULT_OPPONENTS: Final[dict[int, Opponents]] = {2: "search", 3: "model", 4: "model"}
+"""How the tree treats the other seats' moves by default, by number of players: searched
+against one opponent, modelled against more, as measured best (docs/bots.md)."""
 DEFAULT_EXPLORATION = 0.7
+"""The UCB constant, for rewards in [-1, 1]."""
 DEFAULT_EPSILON = 0.1
+"""The share of random moves in the greedy playouts and in modelled opponents."""
 _CLOCK_EVERY = 16
 """Iterations between two looks at the clock when searching against a time budget."""
 
@@ -118,18 +116,18 @@ def search(
     done = 0
     extra = first.players
     extras: dict[int, float] = {}
-    game: Round | None = first
+    round_: Round | None = first
     while done < limit:
         if deadline is not None and done and done % _CLOCK_EVERY == 0 and clock() >= deadline:
             break
-        if game is None:
-            game = determinize()
+        if round_ is None:
+            round_ = determinize()
         node = root
         path = []
-        while not game.is_over:
-            actions = game.legal_actions()
+        while not round_.is_over:
+            actions = round_.legal_actions()
             children = node.children
-            mover = game.current_player
+            mover = round_.current_player
             if mover != me and (modelled or mover in uniform):
                 # An opponent moves as in the playouts; its move is an edge, not a choice.
                 if len(actions) == 1:
@@ -142,7 +140,7 @@ def search(
                 if child is None:
                     child = children[action] = _Node(mover)
                 node = child
-                game.apply(action)
+                round_.apply(action)
                 continue
             untried = [a for a in actions if a not in children]
             if untried:
@@ -154,13 +152,13 @@ def search(
                         if len(untried) > 1
                         else untried[0]
                     )
-                child = _Node(game.current_player)
+                child = _Node(round_.current_player)
                 children[action] = child
                 for a in actions:
                     known = children.get(a)
                     if known is not None:
                         known.available += 1
-                game.apply(action)
+                round_.apply(action)
                 path.append(child)
                 break
             best = None
@@ -181,16 +179,11 @@ def search(
                     best = fewest
             assert best is not None
             node = children[best]
-            game.apply(best)
+            round_.apply(best)
             path.append(node)
-        exact = None if evaluate is None or game.is_over else evaluate(game)
+        exact = None if evaluate is None or round_.is_over else evaluate(round_)
         if exact is None:
-            if game.is_over:
-                outcome = game.outcome
-            elif uniform:
-                outcome = play_out_mixed(game, rng, epsilon, uniform)
-            else:
-                outcome = play_out(game, rng, epsilon)
+            outcome = round_.outcome if round_.is_over else play_out(round_, rng, epsilon, uniform)
             assert outcome is not None
             reward = reward_of(outcome, scores, target)
         else:
@@ -202,7 +195,7 @@ def search(
             key = id(path[0])
             extras[key] = extras.get(key, 0.0) + reward[extra]
         done += 1
-        game = None
+        round_ = None
     if stats is not None:
         for a, child in root.children.items():
             if child.visits:
@@ -212,89 +205,59 @@ def search(
     return best_action, done
 
 
-def search_options(
-    name: str, options: dict[str, Any], more: frozenset[str] = frozenset()
-) -> dict[str, Any]:
-    """The search settings in ``options``, checked; ``more`` names a bot's own options,
-    which are allowed here and checked by the bot."""
-    check_options(
-        name,
-        options,
-        {"iterations", "time_per_move", "max_seconds", "exploration", "epsilon", "opponents"}
-        | more,
+@dataclass(frozen=True)
+class TreeOptions(BudgetOptions):
+    """The options of a tree search besides its UCB constant: budget, playouts, opponents."""
+
+    epsilon: float = field(
+        default=DEFAULT_EPSILON, metadata=limits(minimum=0, maximum=1, noun="probability")
     )
-    iterations = options.get("iterations")
-    time_per_move = options.get("time_per_move")
-    if iterations is not None:
-        positive_int("iterations", iterations)
-    if time_per_move is not None:
-        positive_float("time_per_move", time_per_move)
-    if options.get("max_seconds") is not None:
-        # A cap on the usual search: the default iterations, or this many seconds.
-        max_seconds = positive_float("max_seconds", options["max_seconds"])
-        time_per_move = max_seconds if time_per_move is None else min(time_per_move, max_seconds)
-        if iterations is None and options.get("time_per_move") is None:
-            iterations = "default"
-    exploration = options.get("exploration", DEFAULT_EXPLORATION)
-    epsilon = options.get("epsilon", DEFAULT_EPSILON)
-    if isinstance(exploration, bool) or not isinstance(exploration, int | float) or exploration < 0:
-        raise ValueError(f"exploration must be a number of at least 0, not {exploration!r}")
-    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
-        raise ValueError(f"epsilon must be a probability from 0 to 1, not {epsilon!r}")
-    opponents = options.get("opponents")
-    if opponents is not None and opponents not in ("search", "model"):
-        raise ValueError(f"opponents must be 'search' or 'model', not {opponents!r}")
-    return {
-        "opponents": opponents,
-        "iterations": iterations,
-        "time_per_move": None if time_per_move is None else float(time_per_move),
-        "exploration": float(exploration),
-        "epsilon": float(epsilon),
-    }
+    """Random moves in the greedy playouts and in modelled opponents."""
+    opponents: Opponents | None = None
+    """``search`` or ``model``; by default ``DEFAULT_OPPONENTS`` by table size."""
+
+    def tree_settings(self, players: int, exploration: float) -> dict[str, Any]:
+        """The keywords of ``search`` at a table of ``players``, with the defaults for that
+        size filled in."""
+        iterations, seconds = self.budget(DEFAULT_ITERATIONS[players])
+        return {
+            "iterations": iterations,
+            "time_per_move": seconds,
+            "exploration": exploration,
+            "epsilon": self.epsilon,
+            "opponents": self.opponents or DEFAULT_OPPONENTS[players],
+        }
 
 
-def settings_for(settings: dict[str, Any], players: int) -> dict[str, Any]:
-    """The search settings at a table of ``players``, with the defaults for that size filled in."""
-    resolved = dict(settings)
-    if resolved["opponents"] is None:
-        resolved["opponents"] = DEFAULT_OPPONENTS[players]
-    if resolved["iterations"] == "default" or (
-        resolved["iterations"] is None and resolved["time_per_move"] is None
-    ):
-        resolved["iterations"] = DEFAULT_ITERATIONS[players]
-    return resolved
+@dataclass(frozen=True)
+class IsmctsOptions(TreeOptions):
+    """The ``ismcts`` bot's options."""
+
+    exploration: float = field(default=DEFAULT_EXPLORATION, metadata=limits(minimum=0))
+    """The UCB constant, for rewards in [-1, 1]."""
+
+    def settings_at(self, players: int) -> dict[str, Any]:
+        """The keywords of ``search`` at a table of ``players``."""
+        return self.tree_settings(players, self.exploration)
 
 
-class _SearchBot:
-    """What both bots of this module keep: checked settings, a clock and their own rng."""
+@dataclass(frozen=True)
+class OmniscientOptions(IsmctsOptions):
+    """The ``omniscient`` bot's options: ``ismcts``'s, and what it sees."""
 
-    name: str
-
-    def __init__(
-        self,
-        seed: int | random.Random = 0,
-        *,
-        clock: Callable[[], float] = time.perf_counter,
-        **options: Any,
-    ) -> None:
-        self.settings = search_options(self.name, options)
-        self.clock = clock
-        self.rng = _rng(seed)
-        self.last_iterations = 0
+    sees: Literal["all", "hands"] = "all"
+    """``all``, or ``hands``: every hand, with the boneyard shuffled in each iteration."""
 
 
-class ISMCTSBot(_SearchBot):
+class ISMCTSBot(SearchBot[IsmctsOptions]):
     """Information Set MCTS over determinizations of its own view, never the true round.
 
-    Options: ``iterations`` (default 1200 with two players, 2000 with three or four)
-    and/or ``time_per_move`` in seconds (the first limit reached stops the search);
-    ``max_seconds`` caps the default search in time without replacing its iterations;
-    ``opponents`` (``search`` or ``model``, see ``DEFAULT_OPPONENTS``), ``exploration``
-    (UCB constant, rewards in [-1, 1]) and ``epsilon`` (random moves in the greedy
-    playouts and in modelled opponents). ``clock`` (a keyword) tells the time.
+    Options: ``IsmctsOptions`` (defaults by table size: ``DEFAULT_ITERATIONS``,
+    ``DEFAULT_OPPONENTS``). ``clock`` (a keyword) tells the time.
     """
 
     name = "ismcts"
+    options_type = IsmctsOptions
 
     def choose(self, view: PlayerView) -> Action:
         legal = turn_actions(view)
@@ -303,14 +266,14 @@ class ISMCTSBot(_SearchBot):
             return legal[0]
         rng = self.rng
         sample = ViewSampler(view).sample
-        settings = settings_for(self.settings, view.players)
+        settings = self.options.settings_at(view.players)
         action, self.last_iterations = search(
             lambda: sample(rng), rng, clock=self.clock, **settings
         )
         return action
 
 
-class OmniscientBot(_SearchBot):
+class OmniscientBot(SearchBot[OmniscientOptions]):
     """Sees every hand and the boneyard order: the same search on the true round (plain UCT).
 
     Only for measuring the ceiling; it cannot play from a view. The tournament runner
@@ -321,20 +284,8 @@ class OmniscientBot(_SearchBot):
     """
 
     name = "omniscient"
+    options_type = OmniscientOptions
     needs_round = True
-
-    def __init__(
-        self,
-        seed: int | random.Random = 0,
-        *,
-        clock: Callable[[], float] = time.perf_counter,
-        **options: Any,
-    ) -> None:
-        sees = options.pop("sees", "all")
-        if sees not in ("all", "hands"):
-            raise ValueError(f"sees must be 'all' or 'hands', not {sees!r}")
-        self.sees = sees
-        super().__init__(seed, clock=clock, **options)
 
     def choose(self, view: PlayerView) -> Action:
         raise TypeError("the omniscient bot needs the whole round: call choose_with_round(round)")
@@ -346,9 +297,9 @@ class OmniscientBot(_SearchBot):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        settings = settings_for(self.settings, round_.players)
+        settings = self.options.settings_at(round_.players)
         determinize = round_.clone
-        if self.sees == "hands":
+        if self.options.sees == "hands":
             rng = self.rng
             boneyard = list(round_.boneyard)
 
@@ -358,7 +309,3 @@ class OmniscientBot(_SearchBot):
 
         action, self.last_iterations = search(determinize, self.rng, clock=self.clock, **settings)
         return action
-
-
-register("ismcts", ISMCTSBot, timed=True)
-register("omniscient", OmniscientBot, offered=False)

@@ -50,15 +50,15 @@ def leaf_value(first: Evaluate | None) -> Evaluate:
 
     network = _network()
 
-    def evaluate(game: Round) -> list[float] | None:
+    def evaluate(round_: Round) -> list[float] | None:
         if first is not None:
-            exact = first(game)
+            exact = first(round_)
             if exact is not None:
                 return exact
-        mover = game.current_player
-        best = max(values_of(network, game.view(mover)).values())
+        mover = round_.current_player
+        best = max(values_of(network, round_.view(mover)).values())
         value = max(-1.0, min(1.0, best / LEAF_SCALE))
-        n = game.players
+        n = round_.players
         out = [-value / (n - 1)] * n
         out[mover] = value
         return out

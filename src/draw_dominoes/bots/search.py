@@ -1,25 +1,29 @@
-"""Shared pieces of the search bots: option checks, greedy playouts and match-aware rewards."""
+"""Shared pieces of the search bots: their time budget, greedy playouts and match-aware rewards."""
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Final
+from typing import Any, Final, Generic
 
 from ..actions import DRAW, PASS, Action, Place
 from ..round import Round
 from ..tiles import ALL_TILES
 from ..view import Outcome
+from .options import Options, OptionsT, limits, options_of
+from .registry import seeded
 
 __all__ = [
     "GREEDY_KEY",
+    "BudgetOptions",
+    "SearchBot",
     "match_odds",
     "match_rewards",
     "play_out",
-    "play_out_mixed",
     "point_rewards",
-    "positive_float",
-    "positive_int",
     "rewards",
 ]
 
@@ -34,57 +38,77 @@ GREEDY_KEY[DRAW] = -1
 GREEDY_KEY[PASS] = -1
 
 
-def positive_int(name: str, value: object) -> int:
-    if type(value) is not int or value < 1:
-        raise ValueError(f"{name} must be a positive whole number, not {value!r}")
-    return value
+@dataclass(frozen=True)
+class BudgetOptions(Options):
+    """How long a search bot thinks a move: the options every search bot takes."""
+
+    iterations: int | None = field(default=None, metadata=limits(minimum=1))
+    """Iterations (or worlds) a move; by default the bot's own number, unless only a
+    time is given."""
+    time_per_move: float | None = field(
+        default=None, metadata=limits(above=0, noun="number of seconds")
+    )
+    """Seconds a move; with ``iterations``, the first limit reached stops the search."""
+    max_seconds: float | None = field(
+        default=None, metadata=limits(above=0, noun="number of seconds")
+    )
+    """A cap in seconds on the search, without replacing its iterations (people wait)."""
+
+    def budget(self, default: int) -> tuple[int | None, float | None]:
+        """The iterations and the seconds a move: ``default`` iterations unless only a time
+        is given, and the smaller of ``time_per_move`` and ``max_seconds``."""
+        iterations = self.iterations
+        if iterations is None and self.time_per_move is None:
+            iterations = default
+        seconds = [s for s in (self.time_per_move, self.max_seconds) if s is not None]
+        return iterations, min(seconds, default=None)
 
 
-def positive_float(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
-    return float(value)
+class SearchBot(Generic[OptionsT]):
+    """What every search bot keeps: its options (of type ``options_type``, checked once), a
+    clock (a keyword, not an option: the tests give a fake one), its own rng, and how many
+    iterations its last search ran."""
+
+    name: str
+    options_type: type[OptionsT]
+
+    def __init__(
+        self,
+        seed: int | random.Random = 0,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        options: OptionsT | None = None,
+        **given: Any,
+    ) -> None:
+        self.options = options_of(self.name, self.options_type, given, options)
+        self.clock = clock
+        self.rng = seeded(seed)
+        self.last_iterations = 0
 
 
-def play_out(game: Round, rng: random.Random, epsilon: float = 0.0) -> Outcome:
-    """Play ``game`` to its end with the greedy policy (a random action with prob. ``epsilon``)."""
-    legal = game.legal_actions
-    apply = game.apply
-    key = GREEDY_KEY.__getitem__
-    uniform = rng.random
-    actions = legal()
-    while actions:
-        if len(actions) == 1:
-            apply(actions[0])
-        elif epsilon and uniform() < epsilon:
-            apply(actions[int(uniform() * len(actions))])
-        else:
-            apply(max(actions, key=key))
-        actions = legal()
-    outcome = game.outcome
-    assert outcome is not None
-    return outcome
-
-
-def play_out_mixed(
-    game: Round, rng: random.Random, epsilon: float, uniform: frozenset[int]
+def play_out(
+    round_: Round,
+    rng: random.Random,
+    epsilon: float = 0.0,
+    uniform: frozenset[int] = frozenset(),
 ) -> Outcome:
-    """``play_out``, except that the seats in ``uniform`` choose uniformly at random:
-    opponents taken for random players are played out as they play."""
-    legal = game.legal_actions
-    apply = game.apply
+    """Play ``round_`` to its end with the greedy policy (a random action with prob. ``epsilon``);
+    the seats in ``uniform`` choose uniformly at random: opponents taken for random players
+    are played out as they play."""
+    legal = round_.legal_actions
+    apply = round_.apply
     key = GREEDY_KEY.__getitem__
-    uniform_draw = rng.random
+    draw = rng.random
     actions = legal()
     while actions:
         if len(actions) == 1:
             apply(actions[0])
-        elif game.current_player in uniform or (epsilon and uniform_draw() < epsilon):
-            apply(actions[int(uniform_draw() * len(actions))])
+        elif (uniform and round_.current_player in uniform) or (epsilon and draw() < epsilon):
+            apply(actions[int(draw() * len(actions))])
         else:
             apply(max(actions, key=key))
         actions = legal()
-    outcome = game.outcome
+    outcome = round_.outcome
     assert outcome is not None
     return outcome
 

@@ -8,17 +8,28 @@ from typing import Any
 
 from ..actions import Action, Draw, Pass, Place
 from ..view import PlayerView
-from . import _rng, check_options, register, turn_actions
+from .options import NoOptions, options_of
+from .registry import seeded, turn_actions
+
+__all__ = ["GreedyBot", "OptionlessBot", "RandomBot"]
 
 
-class RandomBot:
+class OptionlessBot:
+    """What the bots without options share: any option is refused, and each has its own rng."""
+
+    name: str
+
+    def __init__(
+        self, seed: int | random.Random = 0, *, options: NoOptions | None = None, **given: Any
+    ) -> None:
+        options_of(self.name, NoOptions, given, options)
+        self.rng = seeded(seed)
+
+
+class RandomBot(OptionlessBot):
     """Chooses uniformly among the legal actions: the baseline every bot must beat."""
 
     name = "random"
-
-    def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
-        check_options(self.name, options, set())
-        self.rng = _rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
         return self.rng.choice(turn_actions(view))
@@ -31,17 +42,13 @@ class RandomBot:
         return self.rng.choice(legal)
 
 
-class GreedyBot:
+class GreedyBot(OptionlessBot):
     """Places its heaviest playable tile; draws only when it must, passes only when it must.
 
     Ties go to the higher tile, then to end 0: deterministic, so the seed does not matter.
     """
 
     name = "greedy"
-
-    def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
-        check_options(self.name, options, set())
-        self.rng = _rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
         return self.choose_among(turn_actions(view))
@@ -58,7 +65,3 @@ class GreedyBot:
             if isinstance(action, Draw | Pass):
                 return action
         raise AssertionError("legal actions hold a placement, a draw or a pass")
-
-
-register("random", RandomBot)
-register("greedy", GreedyBot)

@@ -9,17 +9,20 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import Action, action_for_id
-from ..game import Game
+from ..game import Game, Player, take_turn
 from ..match import Match
 from ..round import Round, new_seed
 from ..rules import RULES
 from ..view import Outcome, PlayerView
 from .encoding import (
+    F32,
+    I8,
     Tracker,
     fast_mask,
     fast_observation,
     history_rows,
     id_to_action,
+    observation_and_mask,
     state_vector,
 )
 
@@ -128,10 +131,10 @@ def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:
     return tuple(c - (total - c) / others for c in credits)
 
 
-class Table:
+class EpisodeGame:
     """One episode: a single round or a whole match, seeded; the rules stay in the core.
 
-    The environments check their options (``check_options``) once, before making tables.
+    The environments check their options (``check_options``) once, before making these.
     """
 
     def __init__(
@@ -193,6 +196,15 @@ class Table:
             return self.nothing
         return self._settled(played)
 
+    def take_turn(self, player: Player) -> tuple[float, ...]:
+        """The mover's turn, chosen by ``player`` from its own view (R21) as in every
+        game (``game.take_turn``); the rewards it earns each seat."""
+        played = self.round
+        take_turn(self.game, player)
+        if played.outcome is None:
+            return self.nothing
+        return self._settled(played)
+
     def _settled(self, played: Round) -> tuple[float, ...]:
         """After a move ended round ``played``: a match goes on to its next round; the
         rewards the settlement earns each seat."""
@@ -220,3 +232,11 @@ class Table:
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """The legal-action mask of ``seat`` (all zeros when it is not to act)."""
         return fast_mask(self.round, seat)
+
+    def observe(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """``seat``'s observation and mask, what every environment hands out: from one
+        read of the round (``observation_and_mask``) unless history rows are added."""
+        if self.history:
+            return self.observation(seat), self.mask(seat)
+        observation, mask = observation_and_mask(self.tracker, seat)
+        return np.frombuffer(observation, F32), np.frombuffer(mask, I8)

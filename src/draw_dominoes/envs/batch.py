@@ -14,50 +14,82 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..round import EMPTY, Round
+from ..actions import DRAW, PASS, Action, Place
+from ..legal import EMPTY, LAST_DRAW, OPEN_END, PLAYABLE, ends_values
+from ..round import Round
 from ..rules import RULES
-from ..tiles import ALL_TILES, VALUE_MASKS
-from .encoding import MAX_SEATS, NUM_ACTIONS, OBSERVATION_FIELDS, OBSERVATION_SIZE
+from ..tiles import ALL_TILES, TILE_COUNT, VALUE_MASKS, VALUES
+from .encoding import (
+    DRAW_ID,
+    MAX_SEATS,
+    NUM_ACTIONS,
+    OBSERVATION_FIELDS,
+    OBSERVATION_SIZE,
+    PASS_ID,
+)
 
-__all__ = ["BatchRounds", "greedy_choice", "random_choice"]
+__all__ = ["GREEDY_RANK", "BatchRounds", "greedy_choice", "random_choice"]
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 
-_TILES: Final = len(ALL_TILES)
-_EMPTY: Final = 7
-"""An end value of 7 stands for the empty line: every tile opens it, none fits end 1."""
-_LAST_DRAW: Final = _TILES - 2
-"""Draws stop when 26 of the 28 slots are dealt or drawn (R2)."""
+_TILES: Final = TILE_COUNT
 _SHIFT: Final = np.arange(_TILES, dtype=np.int64)
 _BIT: Final = np.int64(1) << _SHIFT
 _LOW: Final = np.array([t.low for t in ALL_TILES], dtype=np.int64)
 _HIGH: Final = np.array([t.high for t in ALL_TILES], dtype=np.int64)
 _PIPS: Final = np.array([t.pips for t in ALL_TILES], dtype=np.int64)
-_FITS0: Final = np.array(
-    [[(VALUE_MASKS[v] >> k) & 1 for k in range(_TILES)] for v in range(7)] + [[1] * _TILES],
-    dtype=bool,
+
+
+def _by_end_value(opened: int) -> Ints:
+    """Per end value, the tiles (a bitmask) that fit an end showing it; the row of
+    ``OPEN_END`` (an end of the empty line) holds ``opened``."""
+    return np.array(
+        [VALUE_MASKS[v] if v != OPEN_END else opened for v in range(OPEN_END + 1)],
+        dtype=np.int64,
+    )
+
+
+# Rows keep the line's two ends apart, as end values (``OPEN_END`` for the empty line),
+# where the engine keeps one code: every tile opens the line at end 0, none fits end 1.
+_FITS0_MASK: Final = _by_end_value(PLAYABLE[EMPTY])
+"""``_FITS0_MASK[v]``: the tiles that can go at end 0 when it shows ``v``."""
+_FITS1_MASK: Final = _by_end_value(0)
+_FITS0: Final = ((_FITS0_MASK[:, None] >> _SHIFT) & 1).astype(bool)
+"""``_FITS0_MASK`` as booleans, a row per end value."""
+_FITS1: Final = ((_FITS1_MASK[:, None] >> _SHIFT) & 1).astype(bool)
+_ENDS_OF_CODE: Final = np.array(
+    [ends_values(code) for code in range(EMPTY)] + [(OPEN_END, OPEN_END)], dtype=np.int64
 )
-"""``_FITS0[v]``: the tiles that can go at end 0 when it shows ``v`` (7: the opening)."""
-_FITS1: Final = np.array(
-    [[(VALUE_MASKS[v] >> k) & 1 for k in range(_TILES)] for v in range(7)] + [[0] * _TILES],
-    dtype=bool,
+"""``[ends code]``: the two end values of the engine's code."""
+
+
+def _greedy_rank(action: Action) -> int:
+    """Where ``action`` stands in the ``greedy`` bot's order (``GreedyBot.choose_among``):
+    the heaviest tile first, then the higher tile, then end 0 before end 1; a draw and a
+    pass below every placement (they are never legal together). A test checks that the
+    highest legal rank is the bot's choice on random positions."""
+    if isinstance(action, Place):
+        tile = action.tile
+        return tile.pips * 1000 + tile.index * 2 + (1 - (action.end or 0))
+    return -1 if action is DRAW else -2
+
+
+_BY_ID: Final[tuple[Action, ...]] = (
+    *(Place(tile, end) for tile in ALL_TILES for end in (0, 1)),
+    DRAW,
+    PASS,
 )
-_FITS0_MASK: Final = np.array([*VALUE_MASKS, (1 << _TILES) - 1], dtype=np.int64)
-"""``_FITS0`` as tile bitmasks."""
-_FITS1_MASK: Final = np.array([*VALUE_MASKS, 0], dtype=np.int64)
-_GREEDY: Final = np.array(
-    [t.pips * 1000 + t.index * 2 + (1 - end) for t in ALL_TILES for end in (0, 1)] + [-1, -2],
-    dtype=np.int64,
-)
-"""The ``greedy`` bot's order of the ids: heaviest tile, then the higher tile, then end 0;
-draw above pass, both below every placement."""
+GREEDY_RANK: Final = tuple(map(_greedy_rank, _BY_ID))
+"""``_greedy_rank`` by action id (an opening ranks as its tile's end-0 id, which is its id):
+the one table of the greedy order, for the batched rules and the Gymnasium opponents."""
+_GREEDY: Final = np.array(GREEDY_RANK, dtype=np.int64)
 _AT: Final = {field.name: field.offset for field in OBSERVATION_FIELDS}
-_SEVEN: Final = np.arange(7, dtype=np.int64)
+_VALUES: Final = np.arange(VALUES, dtype=np.int64)
 
 
 def _bits(masks: Ints) -> Bools:
-    """Tile bitmasks (any shape) as booleans with a last axis of 28."""
+    """Tile bitmasks (any shape) as booleans with a last axis of one a tile."""
     return ((masks[..., None] >> _SHIFT) & 1).astype(bool)
 
 
@@ -69,7 +101,7 @@ class BatchRounds:
         self.hands = np.zeros((size, MAX_SEATS), dtype=np.int64)
         self.stock = np.zeros((size, _TILES), dtype=np.int64)
         self.drawn = np.zeros(size, dtype=np.int64)
-        self.ends = np.full((size, 2), _EMPTY, dtype=np.int64)
+        self.ends = np.full((size, 2), OPEN_END, dtype=np.int64)
         self.current = np.zeros(size, dtype=np.int64)
         self.leader = np.zeros(size, dtype=np.int64)
         self.passes = np.zeros(size, dtype=np.int64)
@@ -85,34 +117,31 @@ class BatchRounds:
         self._lacks = self.lacks.reshape(-1)
         self._stock = self.stock.reshape(-1)
 
-    def load(self, rows: Ints, games: list[Round]) -> None:
-        """Rows ``rows`` become ``games``: rounds just dealt or part played (not over), with
+    def load(self, rows: Ints, rounds: list[Round]) -> None:
+        """Rows ``rows`` become ``rounds``: rounds just dealt or part played (not over), with
         every hand and the boneyard's order as they stand (a determinization, for search)."""
-        if any(game.is_over for game in games):
+        if any(round_.is_over for round_ in rounds):
             raise ValueError("only rounds still being played can be loaded")
         n = self.players
-        fields = [game.fields() for game in games]
-        hands = np.zeros((len(games), MAX_SEATS), dtype=np.int64)
+        fields = [round_.fields() for round_ in rounds]
+        hands = np.zeros((len(rounds), MAX_SEATS), dtype=np.int64)
         hands[:, :n] = [f.hands for f in fields]
         self.hands[rows] = hands
         drawn = np.array([f.drawn for f in fields], dtype=np.int64)
-        stock = np.zeros((len(games), _TILES), dtype=np.int64)
-        for j, game in enumerate(games):
-            stock[j, drawn[j] :] = [t.index for t in game.boneyard]
+        stock = np.zeros((len(rounds), _TILES), dtype=np.int64)
+        for j, round_ in enumerate(rounds):
+            stock[j, drawn[j] :] = [t.index for t in round_.boneyard]
         self.stock[rows] = stock
         self.drawn[rows] = drawn
-        codes = np.array([f.ends for f in fields], dtype=np.int64)
-        opened = codes != EMPTY
-        self.ends[rows, 0] = np.where(opened, codes // 7, _EMPTY)
-        self.ends[rows, 1] = np.where(opened, codes % 7, _EMPTY)
+        self.ends[rows] = _ENDS_OF_CODE[[f.ends for f in fields]]
         self.current[rows] = [f.current for f in fields]
         self.leader[rows] = [f.leader for f in fields]
-        self.passes[rows] = [game.consecutive_passes for game in games]
-        lacks = np.zeros((len(games), MAX_SEATS), dtype=np.int64)
+        self.passes[rows] = [round_.consecutive_passes for round_ in rounds]
+        lacks = np.zeros((len(rounds), MAX_SEATS), dtype=np.int64)
         lacks[:, :n] = [f.lacks for f in fields]
         self.lacks[rows] = lacks
         self.line[rows] = [f.line for f in fields]
-        draws = np.zeros((len(games), MAX_SEATS), dtype=np.int64)
+        draws = np.zeros((len(rounds), MAX_SEATS), dtype=np.int64)
         draws[:, :n] = [f.draws for f in fields]
         self.draws[rows] = draws
         self.points[rows] = 0
@@ -131,7 +160,7 @@ class BatchRounds:
         self.stock[rows] = orders
         self.stock[rows, : n * size] = 0
         self.drawn[rows] = n * size
-        self.ends[rows] = _EMPTY
+        self.ends[rows] = OPEN_END
         self.current[rows] = self.leader[rows] = leaders
         for state in (self.passes, self.lacks, self.line, self.draws, self.points):
             state[rows] = 0
@@ -146,7 +175,7 @@ class BatchRounds:
         leaders = self.current[rows]
         at = rows * MAX_SEATS + leaders
         drawn = self.drawn[rows]
-        ahead = np.arange(_LAST_DRAW - RULES.hand_size(n) * n)
+        ahead = np.arange(LAST_DRAW - RULES.hand_size(n) * n)
         taken = np.where(
             ahead < runs[:, None],
             _BIT[self._stock.take((rows * _TILES + drawn)[:, None] + ahead)],
@@ -167,10 +196,10 @@ class BatchRounds:
         held = _bits(self._hands.take(rows * MAX_SEATS + self.current[rows]))
         ends = self.ends[rows]
         mask = np.empty((len(rows), NUM_ACTIONS), dtype=bool)
-        np.logical_and(held, _FITS0[ends[:, 0]], out=mask[:, 0:56:2])
-        np.logical_and(held, _FITS1[ends[:, 1]], out=mask[:, 1:56:2])
-        mask[:, 56] = self.drawn[rows] < _LAST_DRAW
-        np.logical_not(mask[:, :57].any(axis=1), out=mask[:, 57])
+        np.logical_and(held, _FITS0[ends[:, 0]], out=mask[:, 0:DRAW_ID:2])
+        np.logical_and(held, _FITS1[ends[:, 1]], out=mask[:, 1:DRAW_ID:2])
+        mask[:, DRAW_ID] = self.drawn[rows] < LAST_DRAW
+        np.logical_not(mask[:, :PASS_ID].any(axis=1), out=mask[:, PASS_ID])
         return mask
 
     def draw_runs(self, rows: Ints, greedy: Bools, rng: np.random.Generator) -> None:
@@ -181,7 +210,7 @@ class BatchRounds:
         boneyard's order, so one call stands for the whole chain of draws; the bot's
         placement or pass that follows is left to ``apply`` (draw is then never chosen)."""
         drawn = self.drawn[rows]
-        room = _LAST_DRAW - drawn
+        room = LAST_DRAW - drawn
         longest = int(room.max()) if len(rows) else 0
         if longest <= 0:
             return
@@ -223,13 +252,13 @@ class BatchRounds:
         at = rows * MAX_SEATS + seats
         ends = self.ends[rows]
         end0, end1 = ends[:, 0], ends[:, 1]
-        place, draw, passing = ids < 56, ids == 56, ids == 57
+        place, draw, passing = ids < DRAW_ID, ids == DRAW_ID, ids == PASS_ID
         k = ids >> 1
         k[k >= _TILES] = 0  # draw and pass: any tile, unused
         odd = (ids & 1).astype(bool)
         bit = _BIT[k] * place
         low, high = _LOW[k], _HIGH[k]
-        opening = end0 == _EMPTY
+        opening = end0 == OPEN_END
         at0 = place & ~odd
         ends[:, 0] = np.where(at0, np.where(opening, low, low + high - end0), end0)
         ends[:, 1] = np.where(place & odd, low + high - end1, np.where(at0 & opening, high, end1))
@@ -293,13 +322,13 @@ class BatchRounds:
         absolute[absolute >= n] -= n
         seen = rows[:, None] * MAX_SEATS + absolute  # flat indices of (row, seat) pairs
         hands = self._hands.take(seen)
-        obs[:, at["hand"] : at["hand"] + 28] = _bits(hands[:, 0])
-        obs[:, at["line"] : at["line"] + 28] = _bits(self.line[rows])
+        obs[:, at["hand"] : at["hand"] + _TILES] = _bits(hands[:, 0])
+        obs[:, at["line"] : at["line"] + _TILES] = _bits(self.line[rows])
         obs[:, at["boneyard_size"]] = _TILES - self.drawn[rows]
         obs[:, at["hand_sizes"] : at["hand_sizes"] + n] = np.bitwise_count(hands)
         obs[:, at["draws"] : at["draws"] + n] = self._draws.take(seen)
-        obs[:, at["lacking"] : at["lacking"] + 7 * n] = (
-            (self._lacks.take(seen)[..., None] >> _SEVEN) & 1
+        obs[:, at["lacking"] : at["lacking"] + VALUES * n] = (
+            (self._lacks.take(seen)[..., None] >> _VALUES) & 1
         ).reshape(size, -1)
         winner = self.winner[rows]
         won = over & (winner >= 0)
@@ -309,7 +338,7 @@ class BatchRounds:
         obs[:, at["seats"] : at["seats"] + n] = 1
         # The one-hot fields, four ones a row: the ends (or line_empty twice before the
         # opening), the seat to act (the leader's one again once over) and the leader.
-        opened = ends[:, 0] != _EMPTY
+        opened = ends[:, 0] != OPEN_END
         leader = self.leader[rows] - seats
         leader[leader < 0] += n
         mover = self.current[rows] - seats

@@ -33,9 +33,9 @@ from ._table import (
     ILLEGAL_ACTION_REWARD,
     REWARD,
     Episode,
+    EpisodeGame,
     Reward,
     SeedStream,
-    Table,
     check_options,
 )
 from .encoding import (
@@ -70,7 +70,7 @@ def _spaces(players: int, history: int) -> tuple[list[str], spaces.Dict, spaces.
     return agents, observation_space, spaces.Discrete(NUM_ACTIONS)
 
 
-def _render(table: Table, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
+def _render(table: EpisodeGame, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
     """Public information only (R21): the line, hand sizes, boneyard size and scores, as
     text (``ansi``; ``human`` prints it) or an image (``rgb_array``), hands face down."""
     if mode is None:
@@ -119,7 +119,7 @@ class _DrawEnv:
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.agents: list[str] = []
         self._seeds = SeedStream()
-        self.table: Table | None = None
+        self.table: EpisodeGame | None = None
         self.steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -128,9 +128,9 @@ class _DrawEnv:
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def _new_table(self, seed: int | None) -> Table:
+    def _new_table(self, seed: int | None) -> EpisodeGame:
         """A fresh episode (``seed``: restart the seed sequence); every agent is live."""
-        self.table = Table(
+        self.table = EpisodeGame(
             self.players, self.episode, self.reward, self._seeds.episode(seed), self.history
         )
         self.agents = self.possible_agents[:]
@@ -149,12 +149,9 @@ class _DrawEnv:
             raise RuntimeError("call reset() before state()")
         return self.table.state()
 
-    def _observe(self, table: Table, agent: str) -> dict[str, Any]:
-        seat = self._seat_of[agent]
-        if self.history:
-            return {"observation": table.observation(seat), "action_mask": table.mask(seat)}
-        observation, mask = observation_and_mask(table.tracker, seat)
-        return {"observation": frombuffer(observation, F32), "action_mask": frombuffer(mask, I8)}
+    def _observe(self, table: EpisodeGame, agent: str) -> dict[str, Any]:
+        observation, mask = table.observe(self._seat_of[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def close(self) -> None:
         pass
@@ -206,7 +203,7 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
 
-    def _require_table(self) -> Table:
+    def _require_table(self) -> EpisodeGame:
         if self.table is None:
             raise RuntimeError("call reset() before using the environment")
         return self.table
@@ -270,7 +267,7 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
                 self._accumulate_rewards()
         self.steps += 1
         played = table.round  # the match's next round once one ends and the match goes on
-        if played.outcome is not None:  # the episode is over (Table.over)
+        if played.outcome is not None:  # the episode is over (EpisodeGame.over)
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_cycles is not None and self.steps >= self.max_cycles * self.players:
             self.truncations = dict.fromkeys(self.agents, True)
@@ -290,7 +287,7 @@ class DrawParallelEnv(_DrawEnv, ParallelEnv):  # type: ignore[misc]
 
     metadata: ClassVar[dict[str, Any]] = {**METADATA, "name": "draw_v0_parallel"}
 
-    def _observations(self, table: Table) -> dict[str, dict[str, Any]]:
+    def _observations(self, table: EpisodeGame) -> dict[str, dict[str, Any]]:
         return {agent: self._observe(table, agent) for agent in self.agents}
 
     def reset(

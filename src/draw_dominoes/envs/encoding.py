@@ -32,9 +32,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import ACTION_IDS, DRAW, PASS, Action, Draw, Pass, Place, action_for_id
-from ..round import EMPTY, TILES, Round, RoundFields
+from ..legal import EMPTY, LAST_DRAW, OPENING_RUNS, RUN_MASKS, ends_values, placement_ids
+from ..round import Round, RoundFields
 from ..rules import RULES
-from ..tiles import ALL_TILES, UNDRAWN, VALUE_MASKS
+from ..tiles import ALL_TILES, TILE_COUNT, UNDRAWN, VALUE_MASKS, VALUES
 from ..view import PlayerView
 
 __all__ = [
@@ -76,7 +77,7 @@ __all__ = [
 ACTION_SPACE_VERSION: Final = 1
 """Bumped whenever an id changes meaning; ids of a given version never change."""
 NUM_ACTIONS: Final = ACTION_IDS
-"""28 tiles x 2 ends, then draw and pass: the core's action ids."""
+"""Two ids a tile (one an end), then draw and pass: the core's action ids."""
 DRAW_ID: Final = DRAW.id
 PASS_ID: Final = PASS.id
 MAX_SEATS: Final = 4
@@ -134,24 +135,51 @@ OBSERVATION_VERSION: Final = 1
 _SCORE_HIGH: Final = 99 + 168
 """A score stays below the target (at most 100) until the last round adds at most 168 pips."""
 
-_LAYOUT: Final = (
-    ("hand", 28, 1, "1 for each tile in the seat's own hand (index in ALL_TILES)"),
-    ("line", 28, 1, "1 for each tile already placed on the line"),
-    ("end0", 7, 1, "one-hot value shown at end 0 (all zero before the opening)"),
-    ("end1", 7, 1, "one-hot value shown at end 1 (all zero before the opening)"),
+Layout = tuple[tuple[str, int, float, str], ...]
+"""Fields as ``(name, size, largest value, meaning)``, in the vector's order."""
+
+_LINE_LAYOUT: Final[Layout] = (
+    ("line", TILE_COUNT, 1, "1 for each tile already placed on the line"),
+    ("end0", VALUES, 1, "one-hot value shown at end 0 (all zero before the opening)"),
+    ("end1", VALUES, 1, "one-hot value shown at end 1 (all zero before the opening)"),
     ("line_empty", 1, 1, "1 before the opening"),
+)
+"""The line's fields: the same in the observation and the state."""
+
+
+def _seat_layout(whose: str, scores: str) -> Layout:
+    """The per-seat fields the observation (``whose``: "relative seat") and the state
+    ("seat") share, from the draws on; ``scores`` says what the scores hold."""
+    return (
+        ("draws", MAX_SEATS, 12, f"tiles each {whose} has drawn this round"),
+        (
+            "lacking",
+            MAX_SEATS * VALUES,
+            1,
+            f"7 values per {whose}: 1 where that seat is known to lack the value",
+        ),
+        ("scores", MAX_SEATS, _SCORE_HIGH, scores),
+        ("seats", MAX_SEATS, 1, f"1 for each {whose} that exists (the number of players)"),
+        ("to_move", MAX_SEATS, 1, f"one-hot {whose} to act (all zero once the round is over)"),
+        ("leader", MAX_SEATS, 1, f"one-hot {whose} that leads this round"),
+    )
+
+
+_LAYOUT: Final[Layout] = (
+    ("hand", TILE_COUNT, 1, "1 for each tile in the seat's own hand (index in ALL_TILES)"),
+    *_LINE_LAYOUT,
     ("boneyard_size", 1, 14, "tiles in the boneyard (the last two are never drawn)"),
-    ("hand_sizes", 4, 19, "tiles in each hand, by relative seat (0 = self, 1 = next clockwise)"),
-    ("draws", 4, 12, "tiles each relative seat has drawn this round"),
-    ("lacking", 28, 1, "7 values per relative seat: 1 where that seat is known to lack the value"),
-    ("scores", 4, _SCORE_HIGH, "match score of each relative seat at the start of the round"),
-    ("seats", 4, 1, "1 for each relative seat that exists (the number of players)"),
-    ("to_move", 4, 1, "one-hot relative seat to act (all zero once the round is over)"),
-    ("leader", 4, 1, "one-hot relative seat that leads this round"),
+    (
+        "hand_sizes",
+        MAX_SEATS,
+        19,
+        "tiles in each hand, by relative seat (0 = self, 1 = next clockwise)",
+    ),
+    *_seat_layout("relative seat", "match score of each relative seat at the start of the round"),
 )
 
 
-def _fields(layout: tuple[tuple[str, int, float, str], ...] = _LAYOUT) -> tuple[Field, ...]:
+def _fields(layout: Layout = _LAYOUT) -> tuple[Field, ...]:
     fields, offset = [], 0
     for name, size, high, meaning in layout:
         fields.append(Field(name, offset, size, float(high), meaning))
@@ -182,9 +210,9 @@ class Tracker:
 
     __slots__ = ("fixed", "round")
 
-    def __init__(self, game: Round) -> None:
-        self.round = game
-        self.fixed: list[tuple[tuple[int, ...], bytes] | None] = [None] * game.players
+    def __init__(self, round_: Round) -> None:
+        self.round = round_
+        self.fixed: list[tuple[tuple[int, ...], bytes] | None] = [None] * round_.players
         """Per seat: the lacking masks its rows were encoded for, and those rows."""
 
 
@@ -204,10 +232,11 @@ def _tile_rows(mask: int) -> bytes:
     return rows[mask & 127] + rows[mask >> 7 & 127] + rows[mask >> 14 & 127] + rows[mask >> 21]
 
 
-_ONE_HOT: Final = tuple(np.eye(7, dtype=np.float32)[v].tobytes() for v in range(7))
-_NO_VALUE: Final = bytes(7 * 4)
+_ONE_HOT: Final = tuple(np.eye(VALUES, dtype=np.float32)[v].tobytes() for v in range(VALUES))
+_NO_VALUE: Final = bytes(VALUES * 4)
 _LACK_ROWS: Final = tuple(
-    np.array([(k >> v) & 1 for v in range(7)], dtype=np.float32).tobytes() for k in range(128)
+    np.array([(k >> v) & 1 for v in range(VALUES)], dtype=np.float32).tobytes()
+    for k in range(1 << VALUES)
 )
 _ONE_HOT_SEAT: Final = tuple(np.eye(4, dtype=np.float32)[r].tobytes() for r in range(4))
 _NO_SEAT: Final = bytes(4 * 4)
@@ -215,21 +244,22 @@ _NO_ACTIONS: Final = bytes(NUM_ACTIONS)
 _PRESENT: Final = tuple(
     np.array([1.0] * n + [0.0] * (MAX_SEATS - n), dtype=np.float32).tobytes() for n in range(5)
 )
-_ENDS: Final[dict[tuple[int, ...], bytes]] = {
-    (a, b): _ONE_HOT[a] + _ONE_HOT[b] + np.float32(0).tobytes() for a in range(7) for b in range(7)
-}
-"""Both ends one-hot, then the line is not empty."""
 _NO_ENDS: Final = _NO_VALUE + _NO_VALUE + np.float32(1).tobytes()
 _FOUR: Final = struct.Struct("<4f").pack
 _ONE: Final = struct.Struct("<f").pack
 F32: Final = np.dtype(np.float32)
 I8: Final = np.dtype(np.int8)
 # The engine's own fields are read directly below (``Round`` keeps the line's ends as
-# one code, ``7 * end0 + end1``, and ``EMPTY`` before the opening): the encoders run once
+# one code, ``legal.ends_code``, and ``EMPTY`` before the opening): the encoders run once
 # a step, and a property or a checked accessor per fact would cost more than the rest.
-_ENDS_BY_CODE: Final = tuple(_ENDS[divmod(code, 7)] for code in range(EMPTY)) + (_NO_ENDS,)
+_ENDS_BY_CODE: Final = tuple(
+    _ONE_HOT[end0] + _ONE_HOT[end1] + np.float32(0).tobytes()
+    for end0, end1 in map(ends_values, range(EMPTY))
+) + (_NO_ENDS,)
+"""``[ends code]``: both ends one-hot, then whether the line is empty."""
 _ENDS_AND_BONEYARD: Final = tuple(
-    tuple(ends + _ONE(TILES - drawn) for drawn in range(TILES + 1)) for ends in _ENDS_BY_CODE
+    tuple(ends + _ONE(TILE_COUNT - drawn) for drawn in range(TILE_COUNT + 1))
+    for ends in _ENDS_BY_CODE
 )
 """``[ends code][tiles dealt or drawn]``: the ends, line_empty and boneyard_size fields."""
 _SEAT_PAIRS: Final = tuple(
@@ -261,7 +291,8 @@ _PAD: Final = tuple((0,) * (MAX_SEATS - n) for n in range(MAX_SEATS + 1))
 
 
 _PAIRS: Final = tuple(
-    tuple(struct.pack("<2f", first, second) for second in range(TILES)) for first in range(TILES)
+    tuple(struct.pack("<2f", first, second) for second in range(TILE_COUNT))
+    for first in range(TILE_COUNT)
 )
 """``[a][b]``: two counts as float32 bytes (the hand_sizes and draws fields, two seats at a
 time, are joined from these without packing numbers each step)."""
@@ -305,16 +336,16 @@ def observation_and_mask(tracker: Tracker, seat: int) -> tuple[bytearray, bytear
     """``seat``'s observation (float32 bytes) and legal-action mask (int8 bytes), each in
     a new writable buffer, from one read of the round: what an environment hands out
     each step (``fast_observation`` and ``fast_mask`` in one call)."""
-    game = tracker.round
-    n, hands, outcome, _, lacks, ends, drawn, current, leader, line, draws = game.fields()
+    round_ = tracker.round
+    n, hands, outcome, _, lacks, ends, drawn, current, leader, line, draws = round_.fields()
     if type(seat) is not int or not 0 <= seat < n:
-        game.hand_mask(seat)  # the engine's error for a seat that does not exist
+        round_.hand_mask(seat)  # the engine's error for a seat that does not exist
     hand = hands[seat]
     kept = tracker.fixed[seat]
     if outcome is None and kept is not None and kept[0] == lacks:
         fixed = kept[1]
     else:
-        fixed = _fixed_rows(game.fields(), seat)
+        fixed = _fixed_rows(round_.fields(), seat)
         if outcome is None:
             tracker.fixed[seat] = (lacks, fixed)
     relative = _RELATIVE[n][seat]
@@ -373,35 +404,36 @@ def _encoded_fixed_rows(
 
 
 # The legal-action mask as an integer with one byte an id (``int.to_bytes`` makes the
-# mask): a seat's placements at an end are its tiles showing that end's value, so one
-# lookup an end, by those tiles' bits, gives their bytes.
-def _id_bytes(end: int) -> tuple[dict[int, int], ...]:
+# mask): the core's legal-move tables (``legal``) with each list of ids made one integer,
+# so one lookup an end, by the hand's tiles that fit it, gives their bytes.
+def _id_bytes(ids: list[int]) -> int:
+    """The mask bytes of ``ids``: a byte of 1 at each id."""
+    return sum(1 << 8 * i for i in ids)
+
+
+def _by_value(end: int) -> tuple[dict[int, int], ...]:
     """``[value][hand & VALUE_MASKS[value]]``: the bytes of those tiles' ids at ``end``."""
-    tables = []
-    for value in range(7):
-        showing = [tile for tile in ALL_TILES if value in (tile.low, tile.high)]
-        table = {}
-        for subset in range(1 << len(showing)):
-            held = [tile for i, tile in enumerate(showing) if subset >> i & 1]
-            table[sum(t.bit for t in held)] = sum(1 << 8 * (2 * t.index + end) for t in held)
-        tables.append(table)
-    return tuple(tables)
+    return tuple(
+        {held: _id_bytes(ids) for held, ids in placement_ids(value, end).items()}
+        for value in range(VALUES)
+    )
 
 
-_AT_END0: Final = _id_bytes(0)
-_AT_END1: Final = _id_bytes(1)
+_AT_END0: Final = _by_value(0)
+_AT_END1: Final = _by_value(1)
 _BY_ENDS_CODE: Final = tuple(
-    (_AT_END0[code // 7], VALUE_MASKS[code // 7], _AT_END1[code % 7], VALUE_MASKS[code % 7])
-    for code in range(EMPTY)
+    (_AT_END0[end0], VALUE_MASKS[end0], _AT_END1[end1], VALUE_MASKS[end1])
+    for end0, end1 in map(ends_values, range(EMPTY))
 )
+"""``[ends code]``: the tables and tile masks of end 0 and end 1, as ``legal.BY_ENDS``."""
 _OPENINGS: Final = tuple(
-    tuple(sum(1 << 8 * 2 * (quarter + i) for i in range(7) if k >> i & 1) for k in range(1 << 7))
-    for quarter in (0, 7, 14, 21)
+    {held: _id_bytes([action.id for action in actions]) for held, actions in run.items()}
+    for run in OPENING_RUNS
 )
-"""``[quarter][7 bits of a hand]``: the bytes of those tiles' openings."""
+"""``[run][hand & RUN_MASKS[run]]``: the bytes of those tiles' openings (``legal.OPENING_RUNS``)."""
+_RUN0, _RUN1, _RUN2, _RUN3 = RUN_MASKS
 _DRAW_BYTE: Final = 1 << 8 * DRAW_ID
 _PASS_BYTE: Final = 1 << 8 * PASS_ID
-_LAST_DRAW: Final = TILES - UNDRAWN
 
 
 def _legal_bits(hand: int, ends: int, drawn: int) -> int:
@@ -410,27 +442,24 @@ def _legal_bits(hand: int, ends: int, drawn: int) -> int:
     if ends == EMPTY:  # the opening: any tile of the hand (its end-0 id), or a draw
         first, second, third, fourth = _OPENINGS
         bits = (
-            first[hand & 127]
-            | second[hand >> 7 & 127]
-            | third[hand >> 14 & 127]
-            | fourth[hand >> 21]
+            first[hand & _RUN0] | second[hand & _RUN1] | third[hand & _RUN2] | fourth[hand & _RUN3]
         )
     else:
         at0, mask0, at1, mask1 = _BY_ENDS_CODE[ends]
         bits = at0[hand & mask0] | at1[hand & mask1]
-    if drawn < _LAST_DRAW:
+    if drawn < LAST_DRAW:
         return bits | _DRAW_BYTE
     return bits or _PASS_BYTE
 
 
-def fast_mask(game: Round, seat: int) -> npt.NDArray[np.int8]:
+def fast_mask(round_: Round, seat: int) -> npt.NDArray[np.int8]:
     """``action_mask(round.view(seat))`` without the view."""
-    return np.frombuffer(mask_bytes(game, seat), I8)
+    return np.frombuffer(mask_bytes(round_, seat), I8)
 
 
-def mask_bytes(game: Round, seat: int) -> bytearray:
+def mask_bytes(round_: Round, seat: int) -> bytearray:
     """``fast_mask`` as raw int8 bytes, for batches."""
-    state = game.fields()
+    state = round_.fields()
     if state.outcome is not None or state.current != seat:
         return bytearray(_NO_ACTIONS)
     return bytearray(
@@ -440,19 +469,21 @@ def mask_bytes(game: Round, seat: int) -> bytearray:
 
 STATE_VERSION: Final = 1
 """Bumped whenever the state layout changes."""
-_STATE_LAYOUT: Final = (
-    ("hands", 4 * 28, 1, "28 per seat (absolute seat order): 1 for each tile in its hand"),
-    ("boneyard", 28, 14, "per tile: its place in the draw order (1 = drawn next), 0 if not there"),
-    ("line", 28, 1, "1 for each tile already placed on the line"),
-    ("end0", 7, 1, "one-hot value shown at end 0 (all zero before the opening)"),
-    ("end1", 7, 1, "one-hot value shown at end 1 (all zero before the opening)"),
-    ("line_empty", 1, 1, "1 before the opening"),
-    ("draws", 4, 12, "tiles each seat has drawn this round"),
-    ("lacking", 28, 1, "7 values per seat: 1 where that seat is known to lack the value"),
-    ("scores", 4, _SCORE_HIGH, "match score of each seat (with the round's credits once over)"),
-    ("seats", 4, 1, "1 for each seat that exists (the number of players)"),
-    ("to_move", 4, 1, "one-hot seat to act (all zero once the round is over)"),
-    ("leader", 4, 1, "one-hot seat that leads this round"),
+_STATE_LAYOUT: Final[Layout] = (
+    (
+        "hands",
+        MAX_SEATS * TILE_COUNT,
+        1,
+        "28 per seat (absolute seat order): 1 for each tile in its hand",
+    ),
+    (
+        "boneyard",
+        TILE_COUNT,
+        14,
+        "per tile: its place in the draw order (1 = drawn next), 0 if not there",
+    ),
+    *_LINE_LAYOUT,
+    *_seat_layout("seat", "match score of each seat (with the round's credits once over)"),
 )
 STATE_FIELDS: Final = _fields(_STATE_LAYOUT)
 """The full state (every hand, the boneyard's order), for centralised critics and
@@ -466,39 +497,42 @@ _STATE_AT: Final = {field.name: field.offset for field in STATE_FIELDS}
 
 def state_vector(tracker: Tracker) -> npt.NDArray[np.float32]:
     """The whole round as the float32 vector of ``STATE_FIELDS``, seats in absolute order."""
-    game = tracker.round
+    round_ = tracker.round
     state = np.zeros(STATE_SIZE, dtype=np.float32)
     at = _STATE_AT
-    n = game.players
+    n = round_.players
     for seat in range(n):
-        state[at["hands"] + 28 * seat : at["hands"] + 28 * seat + 28] = np.frombuffer(
-            _tile_rows(game.hand_mask(seat)),
+        hand_at = at["hands"] + TILE_COUNT * seat
+        state[hand_at : hand_at + TILE_COUNT] = np.frombuffer(
+            _tile_rows(round_.hand_mask(seat)),
             dtype=np.float32,
         )
-    for place, tile in enumerate(game.boneyard, 1):
+    for place, tile in enumerate(round_.boneyard, 1):
         state[at["boneyard"] + tile.index] = place
-    fields = game.fields()
-    state[at["line"] : at["line"] + 28] = np.frombuffer(_tile_rows(fields.line), dtype=np.float32)
-    ends = game.end_values
+    fields = round_.fields()
+    state[at["line"] : at["line"] + TILE_COUNT] = np.frombuffer(
+        _tile_rows(fields.line), dtype=np.float32
+    )
+    ends = round_.end_values
     if ends:
         state[at["end0"] + ends[0]] = 1
         state[at["end1"] + ends[1]] = 1
     else:
         state[at["line_empty"]] = 1
-    outcome = game.outcome
-    scores = game.scores
+    outcome = round_.outcome
+    scores = round_.scores
     if outcome is not None:
         scores = tuple(s + c for s, c in zip(scores, outcome.credits, strict=True))
-    for seat, lacks in enumerate(game.lack_masks):
+    for seat, lacks in enumerate(round_.lack_masks):
         state[at["draws"] + seat] = fields.draws[seat]
-        for value in range(7):
+        for value in range(VALUES):
             if lacks >> value & 1:
-                state[at["lacking"] + 7 * seat + value] = 1
+                state[at["lacking"] + VALUES * seat + value] = 1
         state[at["scores"] + seat] = scores[seat]
         state[at["seats"] + seat] = 1
     if outcome is None:
-        state[at["to_move"] + game.current_player] = 1
-    state[at["leader"] + game.leader] = 1
+        state[at["to_move"] + round_.current_player] = 1
+    state[at["leader"] + round_.leader] = 1
     return state
 
 
@@ -517,7 +551,7 @@ def max_decisions(players: int) -> int:
     stay in the boneyard), 28 - 2 - dealt draws, and fewer than ``players`` passes in a
     row between placements, then the blocking passes (R14)."""
     dealt = players * RULES.hand_size(players)
-    placements, draws = 26, 28 - 2 - dealt
+    placements, draws = TILE_COUNT - UNDRAWN, LAST_DRAW - dealt
     return placements + draws + players * (placements + 1)
 
 
@@ -563,7 +597,7 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
         obs[_AT["hand_sizes"] + r] = view.hand_sizes[seat]
         obs[_AT["draws"] + r] = draws[seat]
         for value in lacking[seat]:
-            obs[_AT["lacking"] + 7 * r + value] = 1
+            obs[_AT["lacking"] + VALUES * r + value] = 1
         obs[_AT["scores"] + r] = view.scores[seat]
         obs[_AT["seats"] + r] = 1
     if view.outcome is None:

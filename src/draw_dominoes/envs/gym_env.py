@@ -27,6 +27,7 @@ from gymnasium.vector.utils import batch_space
 from .. import bots
 from ..actions import DRAW, PASS, Action, IllegalActionError, Place
 from ..bots.simple import GreedyBot, RandomBot
+from ..legal import LAST_DRAW
 from ..round import deal_order
 from ..rules import RULES
 from ..tiles import ALL_TILES
@@ -36,13 +37,14 @@ from ._table import (
     ILLEGAL_ACTION_REWARD,
     REWARD,
     Episode,
+    EpisodeGame,
     Reward,
     SeedStream,
-    Table,
     check_options,
 )
-from .batch import BatchRounds, greedy_choice, random_choice
+from .batch import GREEDY_RANK, BatchRounds, greedy_choice, random_choice
 from .encoding import (
+    DRAW_ID,
     F32,
     I8,
     MAX_SEATS,
@@ -63,20 +65,19 @@ _BATCHED: Final = {"random": 1, "greedy": 2}
 """The bots the batched vector env plays itself, with numpy (``batch``)."""
 Observations = npt.NDArray[np.float32]
 """A batch: one observation a row."""
-_GREEDY_RANKS: Final[dict[Action, int]] = {
-    place: place.tile.pips * 1000 + place.tile.index * 2 + (1 - (place.end or 0))
-    for place in (Place(tile, end) for tile in ALL_TILES for end in (0, 1, None))
-}
-_GREEDY_RANKS[DRAW] = -1
-_GREEDY_RANKS[PASS] = -2
-_GREEDY_RANK: Final = _GREEDY_RANKS.__getitem__
-"""``GreedyBot.choose_among`` as a key of ``max``: its placements' order (the heaviest
-tile, then the higher tile, then end 0), every one above a draw or a pass (never both)."""
+_PLACES_AND_MORE: Final[tuple[Action, ...]] = (
+    *(Place(tile, end) for tile in ALL_TILES for end in (0, 1, None)),
+    DRAW,
+    PASS,
+)
+_GREEDY_RANK: Final = {action: GREEDY_RANK[action.id] for action in _PLACES_AND_MORE}.__getitem__
+"""``GreedyBot.choose_among`` as a key of ``max`` (``batch.GREEDY_RANK`` by action, a
+lookup cheaper than the action's id and then the table)."""
 
 
 _INDEX: Final = attrgetter("index")
-_GREEDY_OPENING: Final = [tile.pips * 32 + tile.index for tile in ALL_TILES].__getitem__
-"""The greedy bot's order of openings, by tile index: the heaviest tile, then the higher."""
+_GREEDY_OPENING: Final = [GREEDY_RANK[Place(tile, None).id] for tile in ALL_TILES].__getitem__
+"""The greedy bot's order of openings (``batch.GREEDY_RANK``), by tile index."""
 
 Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
 """An opponent that is a policy: ``policy(observation, mask) -> action id``, given the
@@ -204,15 +205,16 @@ class Seating:
                 if kind == "greedy"
                 else bots.create(spec, seed=bot_seed)
             )
-        self.table = Table(players, episode, reward, game_seed, history)
+        self.table = EpisodeGame(players, episode, reward, game_seed, history)
 
     def play_opponents(self) -> float:
         """Let the opponents act until it is the learner's turn or the episode is over;
         what the learner earned meanwhile (a round the opponents finish is settled too).
 
         A bot whose choice needs only the legal actions (``choose_among``: random, greedy)
-        is not handed a view; a policy gets its seat's encoding and mask; any other bot
-        chooses from its view (R21)."""
+        is not handed a view, which would cost more than its choice; a policy gets its
+        seat's encoding and mask; any other bot takes its turn as in every game
+        (``game.take_turn``: from its view, R21)."""
         table, me = self.table, self.seat
         opponents = self.opponents
         earned = 0.0
@@ -236,19 +238,69 @@ class Seating:
                 continue
             among = getattr(player, "choose_among", None)
             if among is not None:
-                move = action_id(among(played.legal_actions()))
+                earned += table.apply(action_id(among(played.legal_actions())))[me]
+            elif callable(getattr(player, "choose", None)):
+                earned += table.take_turn(cast(bots.Bot, player))[me]
             else:
-                choose = getattr(player, "choose", None)
-                if callable(choose):
-                    move = action_id(choose(table.view(mover)))
-                else:
-                    policy = cast(Policy, player)
-                    move = int(policy(table.observation(mover), table.mask(mover)))
-            earned += table.apply(move)[me]
+                policy = cast(Policy, player)
+                earned += table.apply(int(policy(table.observation(mover), table.mask(mover))))[me]
         return earned
 
 
-class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
+class _Setup:
+    """What both Gymnasium environments keep of their options (checked once, by
+    ``_check_setup``) and how they seat an episode from them."""
+
+    players: int
+    history: int
+    opponent_specs: list[Opponent]
+    fixed_seat: int | None
+    episode: Episode
+    reward: Reward
+    illegal_action_reward: float | None
+
+    def _set_up(
+        self,
+        opponents: Sequence[Opponent],
+        seat: int | None,
+        episode: Episode,
+        reward: Reward,
+        illegal_action_reward: float | None,
+        render_mode: str | None,
+        history: int,
+    ) -> None:
+        self.players = _check_setup(
+            opponents, seat, episode, reward, illegal_action_reward, render_mode, history
+        )
+        self.history = history
+        self.opponent_specs = list(opponents)
+        self.fixed_seat, self.episode, self.reward = seat, episode, reward
+        self.illegal_action_reward = illegal_action_reward
+
+    def single_spaces(self) -> tuple[spaces.Space[Observation], spaces.Discrete]:
+        """One game's observation space (with the history rows) and action space."""
+        high = observation_high(self.history)
+        box: spaces.Space[Observation] = spaces.Box(
+            low=0.0, high=high, shape=high.shape, dtype=np.float32
+        )
+        return box, spaces.Discrete(NUM_ACTIONS)
+
+    def _seated(self, seeds: SeedStream) -> Seating:
+        """A new episode drawn from ``seeds``, the opponents played up to the learner's turn."""
+        seating = Seating(
+            self.players,
+            self.episode,
+            self.reward,
+            self.opponent_specs,
+            self.fixed_seat,
+            seeds,
+            self.history,
+        )
+        seating.play_opponents()
+        return seating
+
+
+class DrawDominoesEnv(_Setup, gymnasium.Env[Observation, np.int64]):
     """The learner plays seat ``seat`` (``None``: a seeded random seat each episode)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -266,18 +318,9 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
         history: int = 0,
     ) -> None:
-        players = _check_setup(
-            opponents, seat, episode, reward, illegal_action_reward, render_mode, history
-        )
-        self.history = history
-        self.opponent_specs = list(opponents)
-        self.players, self.fixed_seat = players, seat
-        self.episode, self.reward = episode, reward
-        self.illegal_action_reward = illegal_action_reward
+        self._set_up(opponents, seat, episode, reward, illegal_action_reward, render_mode, history)
         self.render_mode = render_mode
-        high = observation_high(history)
-        self.observation_space = spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space, self.action_space = self.single_spaces()
         self.seating: Seating | None = None
         self.seat = 0 if seat is None else seat
         self._seeds = SeedStream()
@@ -306,7 +349,7 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
             self._seeds.restart(int(generator.integers(2**63)))
 
     @property
-    def table(self) -> Table | None:
+    def table(self) -> EpisodeGame | None:
         """The episode being played (``None`` before the first reset)."""
         return None if self.seating is None else self.seating.table
 
@@ -318,11 +361,8 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         return self.seating
 
     def _observe(self) -> tuple[Observation, dict[str, Any]]:
-        table, seat = self._require_seating().table, self.seat
-        if self.history:
-            return table.observation(seat), {"action_mask": table.mask(seat), "seat": seat}
-        observation, mask = observation_and_mask(table.tracker, seat)
-        return frombuffer(observation, F32), {"action_mask": frombuffer(mask, I8), "seat": seat}
+        observation, mask = self._require_seating().table.observe(self.seat)
+        return observation, {"action_mask": mask, "seat": self.seat}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask as booleans (the form maskable PPO implementations ask for)."""
@@ -337,17 +377,8 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
             self._seeds.restart(seed)
             self._np_random, self._np_random_seed = None, seed  # made if asked for
             self._generator_seed = seed
-        seating = Seating(
-            self.players,
-            self.episode,
-            self.reward,
-            self.opponent_specs,
-            self.fixed_seat,
-            self._seeds,
-            self.history,
-        )
+        seating = self._seated(self._seeds)
         self.seating, self.seat = seating, seating.seat
-        seating.play_opponents()
         return self._observe()
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -391,7 +422,9 @@ class DrawDominoesEnv(gymnasium.Env[Observation, np.int64]):
         return shown
 
 
-class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.NDArray[Any]]):
+class DrawDominoesVectorEnv(
+    _Setup, VectorEnv[Observations, npt.NDArray[np.int64], npt.NDArray[Any]]
+):
     """``num_envs`` games of ``DrawDominoes-v0`` stepped together into numpy batches:
     observations (N × 124, float32), rewards, terminations, and the masks (N × 58, int8)
     in ``info["action_mask"]`` and ``action_masks()``.
@@ -432,20 +465,10 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
             raise ValueError(f"num_envs is a positive whole number, not {num_envs!r}")
         if render_mode is not None:
             raise ValueError(f"the vector environment does not render: render_mode {render_mode!r}")
-        self.players = _check_setup(
-            opponents, seat, episode, reward, illegal_action_reward, None, history
-        )
-        self.history = history
+        self._set_up(opponents, seat, episode, reward, illegal_action_reward, None, history)
         self.num_envs = num_envs
-        self.opponent_specs = list(opponents)
-        self.fixed_seat, self.episode, self.reward = seat, episode, reward
-        self.illegal_action_reward = illegal_action_reward
         self.render_mode = None
-        high = observation_high(history)
-        self.single_observation_space = spaces.Box(
-            low=0.0, high=high, shape=high.shape, dtype=np.float32
-        )
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.single_observation_space, self.single_action_space = self.single_spaces()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.rngs: list[SeedStream] = []
@@ -471,17 +494,7 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         """Batched play: the legal masks handed out with the latest observations."""
 
     def _seat_anew(self, index: int) -> Seating:
-        seating = Seating(
-            self.players,
-            self.episode,
-            self.reward,
-            self.opponent_specs,
-            self.fixed_seat,
-            self.rngs[index],
-            self.history,
-        )
-        self.seatings[index] = seating
-        seating.play_opponents()
+        seating = self.seatings[index] = self._seated(self.rngs[index])
         return seating
 
     # ----------------------------------------------------------------- batched play
@@ -504,7 +517,7 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
         rngs, index_of, pick = self.rngs, _INDEX, self.openings.random
         size = RULES.hand_size(players)
         dealt = players * size
-        room, greedy = len(ALL_TILES) - 2 - dealt, _BATCHED["greedy"]
+        room, greedy = LAST_DRAW - dealt, _BATCHED["greedy"]
         for index in rows.tolist():
             rng = rngs[index]
             game_seed = rng.next()  # what Seating draws, in its order
@@ -554,7 +567,7 @@ class DrawDominoesVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], npt.N
                 greedy = self.movers[waiting, rounds.current[waiting]] == _BATCHED["greedy"]
             rounds.draw_runs(waiting, greedy, self.choices)  # every draw the bots make now
             mask = rounds.legal(waiting)
-            mask[:, 56] = False  # then each places or passes
+            mask[:, DRAW_ID] = False  # then each places or passes
             if kinds == {_BATCHED["random"]}:
                 ids = random_choice(mask, self.choices)
             elif kinds == {_BATCHED["greedy"]}:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
@@ -47,6 +47,7 @@ from .encoding import (
     Tracker,
     action_name,
     id_to_action,
+    max_decisions,
     observation_bytes,
 )
 
@@ -59,15 +60,9 @@ _HAND_SIZE = len(ALL_TILES)
 """The own-hand slice comes first in the observation vector; everything after it is public."""
 
 
-def max_player_actions(players: int) -> int:
-    """An upper bound on the decisions in one round.
-
-    At most 26 placements (two tiles stay in the boneyard) and 28 - 2 - dealt draws; fewer
-    than ``players`` passes in a row between placements, then the blocking passes (R14).
-    """
-    dealt = players * hand_size_for(players)
-    placements, draws = 26, 28 - 2 - dealt
-    return placements + draws + players * (placements + 1)
+max_player_actions: Final = max_decisions
+"""An upper bound on the decisions in one round (``encoding.max_decisions``): OpenSpiel's
+``max_game_length`` and the history rows of the information-state tensor."""
 
 
 GAME_TYPE = pyspiel.GameType(

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from ..actions import Action, Draw, IllegalActionError, Pass, Place
-from ..line import Line
+from ..line import Line, Port
 from ..view import Outcome, Termination
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "LANGUAGES",
     "catalogue",
     "check_language",
+    "describe_line",
     "domains",
     "explain_hint",
     "explain_outcome",
@@ -31,6 +32,7 @@ __all__ = [
     "join_numbers",
     "language_from_environment",
     "name_action",
+    "port_label",
     "translate",
 ]
 
@@ -88,6 +90,34 @@ def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
             code = value.split(":")[0].split("_")[0].split(".")[0].lower()
             return code if code in LANGUAGES else DEFAULT_LANGUAGE
     return DEFAULT_LANGUAGE
+
+
+@cache
+def _line_words(lang: str) -> tuple[str, str, dict[Port, str]]:
+    """R12's template, its word for "none" and the port names, from the ``line`` catalogue."""
+    words = catalogue(check_language(lang), "line")
+    ports = {port: words[f"line.port_{port.name.lower()}"] for port in Port}
+    return words["line.description"], words["line.none"], ports
+
+
+def port_label(port: Port, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The port's name in ``lang``, exactly as R12 writes it."""
+    return _line_words(lang)[2][port]
+
+
+@lru_cache(maxsize=4096)
+def describe_line(line: Line, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The line's text alternative, exactly as R12 prescribes, in ``lang`` (the recent ones
+    kept: a line never changes, and every watcher of a table has it described each move)."""
+    template, none, names = _line_words(lang)
+    tiles = ", ".join(str(t) for t in line.tiles) or none
+    connections = "; ".join(
+        f"{c.parent} ({names[c.parent_port]}) – {c.child} ({names[c.child_port]})"
+        for c in line.connections
+    )
+    ports = sorted(line.ends, key=lambda e: (e.tile.low, e.tile.high, e.port.order))
+    free = "; ".join(f"{e.tile} ({names[e.port]}, {e.value})" for e in ports)
+    return template.format(T=tiles, C=connections or none, P=free or none)
 
 
 def join_numbers(numbers: list[int]) -> str:

@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from ..actions import Action
-from ..bots import check_options, turn_actions
+from ..bots.learned import LearnedOptions
+from ..bots.options import options_of
+from ..bots.registry import turn_actions
 from ..envs.encoding import NUM_ACTIONS, action_id, id_to_action, observation
 from ..view import PlayerView
 from .features import pair_features
@@ -41,13 +43,15 @@ def values_of(network: Network, view: PlayerView) -> dict[Action, float]:
 
 class LearnedBot:
     """Sees only its view (R21); deterministic: the seed is kept for the registry's sake.
-    ``weights`` names another weights file than the shipped one."""
+    Option ``weights`` (``LearnedOptions``) names another weights file than the shipped one."""
 
     name = "learned"
 
-    def __init__(self, seed: int | random.Random = 0, **options: Any) -> None:
-        check_options(self.name, options, {"weights"})
-        weights = options.get("weights")
+    def __init__(
+        self, seed: int | random.Random = 0, *, options: LearnedOptions | None = None, **given: Any
+    ) -> None:
+        self.options = options_of(self.name, LearnedOptions, given, options)
+        weights = self.options.weights
         self.network = shipped_network() if weights is None else Network.load(Path(weights))
 
     def choose(self, view: PlayerView) -> Action:

@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Final
 
-from ..i18n import translate
+from ..i18n import describe_line, translate
 from ..line import Line
 from ..tiles import Tile
 
@@ -109,18 +109,10 @@ class _Marker:
 
 
 def _sequence(line: Line) -> list[tuple[Tile, int, int, int]]:
-    """The tiles from end 0 to end 1: ``(tile, value toward end 0, toward end 1, order)``."""
-    row: list[tuple[Tile, int, int, int]] = []
-    for order, (tile, end) in enumerate(line.placements):
-        if end is None:
-            row.append((tile, tile.low, tile.high, order))
-        elif end == 0:
-            value = row[0][1]
-            row.insert(0, (tile, tile.other(value), value, order))
-        else:
-            value = row[-1][2]
-            row.append((tile, value, tile.other(value), order))
-    return row
+    """The tiles from end 0 to end 1 as the line lays them out (``Line.laid_out``):
+    ``(tile, value toward end 0, toward end 1, placement order)``."""
+    order = {tile: placed for placed, tile in enumerate(line.tiles)}
+    return [(tile, first, second, order[tile]) for tile, first, second in line.laid_out]
 
 
 class _Snake:
@@ -197,22 +189,19 @@ def _rotate(cx: float, cy: float, axis: tuple[int, int], u: float, v: float) -> 
     return cx + ax * u - ay * v, cy + ay * u + ax * v
 
 
+_Spot = tuple[float, float, tuple[int, int], int, int, float]
+"""Where a face is drawn and what it shows: its centre, its long axis, the values of its
+first and second half (along the axis) and the tile size."""
+
+
 @functools.lru_cache(maxsize=65536)
-def _face(
-    cx: float,
-    cy: float,
-    axis: tuple[int, int],
-    first: int,
-    second: int,
-    size: float,
-    *,
-    shadow: bool,
-) -> tuple[str, ...]:
+def _face(spot: _Spot, *, shadow: bool) -> tuple[str, ...]:
     """The elements of one tile face: body, divider, and the pips of each half.
 
     Cached: tiles sit on a grid, so the same face at the same place recurs in every later
     picture of a growing line (and in other lines), and formatting it is most of the work.
     """
+    cx, cy, axis, first, second, size = spot
     long_w = axis[0] != 0
     w, h = (2 * size, size) if long_w else (size, 2 * size)
     x, y = cx - w / 2, cy - h / 2
@@ -248,19 +237,10 @@ def _face(
 
 
 @functools.lru_cache(maxsize=65536)
-def _laid_tile_svg(
-    tile: Tile,
-    placed: int,
-    cx: float,
-    cy: float,
-    axis: tuple[int, int],
-    first: int,
-    second: int,
-    size: float,
-) -> str:
+def _laid_tile_svg(tile: Tile, placed: int, spot: _Spot) -> str:
     """One tile of a line as its ``<g>`` element; cached like the faces it holds."""
     classes = "tile double" if tile.is_double else "tile"
-    face = _face(cx, cy, axis, first, second, size, shadow=True)
+    face = _face(spot, shadow=True)
     return "\n".join(
         (f'<g class="{classes}" data-tile="{tile}" data-placed="{placed}">', *face, "</g>")
     )
@@ -390,7 +370,7 @@ def line_svg(
     ``role`` is ``img`` for a picture, ``group`` where the page makes the markers buttons
     (an image may not hold controls).
     """
-    description = line.describe(lang)  # also rejects an unknown language
+    description = describe_line(line, lang)  # also rejects an unknown language
     highlights = _check_highlights(highlight_ends)
     if role not in ("img", "group"):
         raise ValueError(f"role is img or group, not {role!r}")
@@ -420,18 +400,15 @@ def line_svg(
         f"<desc{desc_attr}>{text}</desc>",
     ]
     for item in layout.laid:
-        out.append(
-            _laid_tile_svg(
-                item.tile,
-                item.placed,
-                item.cx + shift_x,
-                item.cy + shift_y,
-                item.long_axis,
-                item.first,
-                item.second,
-                size,
-            )
+        spot = (
+            item.cx + shift_x,
+            item.cy + shift_y,
+            item.long_axis,
+            item.first,
+            item.second,
+            size,
         )
+        out.append(_laid_tile_svg(item.tile, item.placed, spot))
     for marker in layout.markers:
         out.append(_marker_svg(marker, shift_x, shift_y, size, marker.end in highlights))
     out.append("</svg>")
@@ -483,7 +460,7 @@ def tile_svg(tile: Tile | None, *, size: int = 40, vertical: bool = False, lang:
     else:
         title = str(tile)
         axis = (0, 1) if vertical else (1, 0)
-        body = _face(w / 2, h / 2, axis, tile.low, tile.high, size, shadow=False)
+        body = _face((w / 2, h / 2, axis, tile.low, tile.high, size), shadow=False)
         data = f'class="domino-tile" data-tile="{tile}"'
     return "\n".join(
         [

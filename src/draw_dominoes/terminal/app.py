@@ -12,7 +12,7 @@ from ..rules import RULES
 
 if TYPE_CHECKING:
     from ..match import Match
-    from .saves import Saved, Seat, Unfinished
+    from .saves import Saved, SavedSeat, Unfinished
 
 HUMAN = "human"
 
@@ -86,18 +86,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cli import invocation
     from ..i18n import language_from_environment, translate
     from ..match import Match
     from .saves import (
+        SavedSeat,
         SaveError,
-        Seat,
         new_save_path,
         read_save,
         saves_directory,
         shown_path,
         unfinished,
     )
+    from .shell import invocation
 
     lang: str = args.lang or language_from_environment()
     # Full screen for people at a terminal; --plain (and bots alone) keep the line-based mode.
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seat:
         chosen = list(args.seat)
     elif full_screen:  # the set-up screen offers the levels, each with what it does
-        from .board import Setup
+        from .setup import Setup
 
         choice = Setup(lang, hints).run()
         if choice is None:
@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     if len(args.name) > len(players):
         return fail("error_name_count", names=len(args.name), seats=len(players))
     names: list[str | None] = [*args.name, *[None] * (len(players) - len(args.name))]
-    seats = tuple(Seat(player, name) for player, name in zip(players, names))
+    seats = tuple(SavedSeat(player, name) for player, name in zip(players, names))
     if any(seat.is_human for seat in seats) and not sys.stdin.isatty():
         return fail("error_no_terminal")
     match = Match.new(len(seats), seed=args.seed)
@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(
     match: Match,
-    seats: tuple[Seat, ...],
+    seats: tuple[SavedSeat, ...],
     lang: str,
     path: Path,
     hints: bool,
@@ -218,10 +218,10 @@ def _choose_save(listed: Unfinished, lang: str, full_screen: bool) -> Saved | No
     if len(found) == 1 or not sys.stdin.isatty():
         return found[0]
     if full_screen:
-        from .board import ResumeChooser
+        from .resume import ResumeChooser
 
         return ResumeChooser(found, lang, listed.left_out).run()
-    from .board import describe_save
+    from .resume import describe_save
     from .words import Words
 
     words = Words(lang)

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.containers import Container, Horizontal, Vertical, VerticalScroll
-from textual.css.query import NoMatches
-from textual.screen import ModalScreen, Screen
-from textual.widgets import OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import RichLog, Static
 
-from .. import bots, record
 from ..actions import Action, Draw, Pass, Place
 from ..i18n import explain_outcome, translate
 from ..match import Match
@@ -25,16 +23,27 @@ from ..round import Round
 from ..tiles import Tile
 from ..view import PlayerView
 from .drawing import TALL_ROW, hand_tile, line_rows, snake_rows
-from .hands import drawn_tile, hand_order, own_draws
+from .hands import hand_order, last_drawn
 from .moves import ChooseEnd, Refusal, at_end, describe_line, pass_refusal, read_tile
+from .notice import Notice
 from .review import ReviewSettings
-from .saves import Saved, SaveError, Seat, write_save
+from .saves import SavedSeat
+from .sitting import Sitting
 from .words import Words
 
-__all__ = ["Board", "Farewell", "ResumeChooser", "Setup", "SetupChoice"]
+__all__ = ["Board", "Farewell", "TableScreen", "TableState"]
 
 NUMBER_PAUSE = 0.8
 """Seconds in which a second digit makes a two-digit tile number (10 and up)."""
+MIN_WIDTH, MIN_HEIGHT = 60, 20
+"""The smallest terminal the board is laid out for (docs/terminal.md)."""
+RACK_COLUMN = 10
+"""Columns a tile of the rack takes: its number, the tile, a mark and a gap."""
+NOTICE_WIDTH = 90
+"""A notice's widest (its box is 90% of the screen, at most this)."""
+ROOMY, TALL_LOG, SHORT_LOG = 30, 12, 3
+"""From ROOMY rows up, tiles stand tall only while the log keeps TALL_LOG rows; below,
+SHORT_LOG are enough."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +51,186 @@ class Farewell:
     """What the terminal shows once the app has closed (the save's path, how to go on)."""
 
     lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """What the table shows at one moment, worked out once from the board: each part of
+    the table renders itself from it, so no part can show an older moment than another."""
+
+    words: Words
+    names: tuple[str, ...]
+    view: PlayerView
+    """The round at hand as the keyboard's seat sees it."""
+    scores: tuple[int, ...]
+    target: int
+    round_number: int
+    match_over: bool
+    mover: int
+    mover_is_bot: bool
+    hand: tuple[Tile, ...]
+    """The rack, numbered from 1 in this order (empty at a hot seat between people)."""
+    selected: int
+    mine: bool
+    """The keyboard's turn: the rack and the ends answer keys and clicks."""
+    choosing: ChooseEnd | None
+    hinted: Action | None
+    busy: bool
+    hints: bool
+    undoable: bool
+    rack_title: str
+    tall: bool
+    numerals: bool
+    width: int
+
+    @property
+    def playable(self) -> set[Tile]:
+        """The tiles of the rack that fit, while they can be played."""
+        if not self.mine:
+            return set()
+        return {a.tile for a in self.view.legal_actions if isinstance(a, Place)}
+
+    @property
+    def fitting_ends(self) -> set[int]:
+        """The ends the chosen tile would go to, lit so a click can pick one."""
+        if not self.mine:
+            return set()
+        if self.choosing is not None:
+            return {place.end for place in self.choosing.options if place.end is not None}
+        if not self.hand:
+            return set()
+        tile = self.hand[self.selected]
+        places = [a for a in self.view.legal_actions if isinstance(a, Place) and a.tile == tile]
+        return {a.end for a in places if a.end is not None}
+
+
+# --------------------------------------------------------------------- the parts of the table
+
+
+class TablePart(Static):
+    """A part of the table drawn from the table's state (bound to ``TableScreen.state``)."""
+
+    state: reactive[TableState | None] = reactive(None, layout=True)
+
+    def __init__(self, part: str) -> None:
+        super().__init__(id=part, markup=False)
+
+    def render(self) -> Text:
+        return Text() if self.state is None else self.draw(self.state)
+
+    def draw(self, state: TableState) -> Text:
+        raise NotImplementedError
+
+
+class Heading(TablePart):
+    """The round, the keyboard's score and the target."""
+
+    def draw(self, state: TableState) -> Text:
+        words, seat = state.words, state.view.player
+        assert seat is not None  # the table shows a seat's own view
+        scores = words("score_entry", name=state.names[seat], score=state.scores[seat])
+        number, target = state.round_number, state.target
+        return Text(words("board_heading", number=number, target=target, scores=scores))
+
+
+class Opponents(TablePart):
+    """Each opponent with its tiles face down and its score; the boneyard."""
+
+    def draw(self, state: TableState) -> Text:
+        words, view = state.words, state.view
+        text = Text()
+        for other in range(view.players):
+            if other == view.player:
+                continue
+            count = view.hand_sizes[other]
+            mover = other == state.mover and not state.match_over
+            text.append("▶ " if mover else "  ", style="bold yellow")
+            text.append(state.names[other], style="bold" if mover else "")
+            tiles = words("hand_size_one" if count == 1 else "hand_size", name="", count=count)
+            points = words("board_points", score=state.scores[other])
+            text.append(f"  {'▮' * min(count, 14)} {tiles.strip()} · {points}\n")
+        key = "board_boneyard"
+        text.append(words(key, size=view.boneyard_size, drawable=view.drawable), style="dim")
+        return text
+
+
+class LineShow(TablePart):
+    """The line of tiles, snaking through the room."""
+
+    def draw(self, state: TableState) -> Text:
+        line = state.view.line
+        if line.is_empty:
+            return Text(state.words("line_empty"), style="italic")
+        numerals = state.numerals or not state.tall
+        rows = line_rows(line.faces, line_room(state.width), tall=state.tall, numerals=numerals)
+        return Text("\n").join(rows)
+
+
+class Status(TablePart):
+    """Whose turn it is, and the keys that work now."""
+
+    def draw(self, state: TableState) -> Text:
+        words = state.words
+        if state.match_over:
+            return Text(words("match_over"))
+        name = state.names[state.mover]
+        if state.busy and state.mover_is_bot:
+            thinking = words("board_thinking", name=name)
+            return Text(f"{thinking}  ·  {words('board_keys_wait')}")
+        if state.busy:
+            return Text(words("board_hint_thinking"))
+        if not state.mine:
+            return Text(words("turn_heading", name=name))
+        if state.choosing is not None:
+            left, right = state.view.line.end_values
+            tile = state.choosing.tile
+            return Text(words("board_keys_end", tile=tile, left=left, right=right), style="bold")
+        legal = state.view.legal_actions
+        keys = []
+        if any(isinstance(action, Place) for action in legal):  # else Enter places nothing
+            keys += [words("board_key_choose"), words("board_key_place")]
+        if Draw() in legal:
+            keys.append(words("board_key_draw"))
+        if Pass() in legal:
+            keys.append(words("board_key_pass"))
+        keys.append(words("board_key_describe"))
+        if state.hints:
+            keys.append(words("board_key_hint"))
+        if state.undoable:
+            keys.append(words("board_key_undo"))
+        keys += [words("board_key_help"), words("board_key_quit")]
+        return keys_text(words("board_your_turn"), keys, state.width - 2)
+
+
+class EndMarker(TablePart):
+    """An end of the line and the value it shows; a click places the chosen tile there."""
+
+    def __init__(self, end: int) -> None:
+        super().__init__("end-left" if end == 0 else "end-right")
+        self.add_class("end")
+        self.end = end
+
+    def draw(self, state: TableState) -> Text:
+        line = state.view.line
+        if line.is_empty:
+            return Text()
+        key = "board_left_end" if self.end == 0 else "board_right_end"
+        return Text(state.words(key, value=line.end_values[self.end]))
+
+    def watch_state(self, state: TableState | None) -> None:
+        if state is None or state.view.line.is_empty:
+            lit = hinted = False
+        else:
+            lit = self.end in state.fitting_ends
+            hinted = isinstance(state.hinted, Place) and state.hinted.end == self.end
+        self.set_class(lit, "lit")
+        self.set_class(lit and hinted, "hint")
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        board = self.app
+        if isinstance(board, Board):
+            board.click_end(self.end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,109 +249,89 @@ class TileCell(Static):
     """One tile of the rack, drawn as a tile beside its number; a click chooses it, a
     second click places it."""
 
+    look: reactive[TileLook | None] = reactive(None, layout=True)
+
     def __init__(self, number: int, tile: Tile) -> None:
         super().__init__("", classes="tile", markup=False)
         self.number = number
         self.tile = tile
 
-    def show(self, look: TileLook) -> None:
+    def render(self) -> Text:
         """Where tiles stand tall, one that fits is raised above the others (as in the
         browser); where they lie flat, it is marked with * (never by colour alone). The
         others are dimmed while it is your turn; the cursor's number is reversed."""
+        look = self.look
+        if look is None:
+            return Text()
         label = Text(f"{self.number:>2}", style="reverse bold" if look.selected else "")
         if look.hinted:
             label.stylize("underline")
         face = hand_tile((self.tile.low, self.tile.high), look.numerals, dim=look.dimmed)
         tile = Text.assemble(label, " ", face)
         if look.raised:
-            self.update(Text("\n").join([tile, Text()] if look.playable else [Text(), tile]))
-        else:
-            self.update(Text.assemble(tile, "*" if look.playable else ""))
-        self.set_class(look.raised, "raised")
-        self.set_class(look.playable, "playable")
-        self.set_class(look.selected, "selected")
-        self.set_class(look.hinted, "hint")
+            return Text("\n").join([tile, Text()] if look.playable else [Text(), tile])
+        return Text.assemble(tile, "*" if look.playable else "")
+
+    def watch_look(self, look: TileLook | None) -> None:
+        if look is not None:
+            self.set_class(look.raised, "raised")
+            self.set_class(look.playable, "playable")
+            self.set_class(look.selected, "selected")
+            self.set_class(look.hinted, "hint")
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
-        table = self.screen
-        if isinstance(table, Table):
-            table.clicked_tile(self.number)
+        board = self.app
+        if isinstance(board, Board):
+            board.click_tile(self.number)
 
 
-class EndMarker(Static):
-    """An end of the line and the value it shows; a click places the chosen tile there."""
+class Rack(Vertical):
+    """The keyboard's hand, numbered; its tiles are numbered afresh when the hand changes."""
 
-    def __init__(self, end: int) -> None:
-        super().__init__("", classes="end", id="end-left" if end == 0 else "end-right")
-        self.end = end
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        table = self.screen
-        if isinstance(table, Table):
-            table.clicked_end(self.end)
-
-
-MIN_WIDTH, MIN_HEIGHT = 60, 20
-"""The smallest terminal the board is laid out for (docs/terminal.md)."""
-RACK_COLUMN = 10
-"""Columns a tile of the rack takes: its number, the tile, a mark and a gap."""
-NOTICE_WIDTH = 90
-"""A notice's widest (its box is 90% of the screen, at most this)."""
-ROOMY, TALL_LOG, SHORT_LOG = 30, 12, 3
-"""From ROOMY rows up, tiles stand tall only while the log keeps TALL_LOG rows; below,
-SHORT_LOG are enough."""
-
-
-class Table(Screen[None]):
-    """The table of one match, as the seat at the keyboard may see it."""
-
-    app: Board
+    state: reactive[TableState | None] = reactive(None)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="too-small", markup=False)
-        yield Static(id="heading", markup=False)
-        yield Static(id="opponents", markup=False)
-        with Vertical(id="line-box"):
-            yield Static(id="line", markup=False)
-            with Horizontal(id="ends"):
-                yield EndMarker(0)
-                yield Static(id="ends-gap")
-                yield EndMarker(1)
-        with Vertical(id="rack-box"):
-            yield Container(id="rack")
-        yield MovesLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield Static(id="status", markup=False)
+        yield Container(id="rack")
 
-    def on_mount(self) -> None:
-        board = self.app
-        self.query_one("#line-box").border_title = board.words("line")
-        self.query_one("#log").border_title = board.words("board_log")
-        self.query_one("#log", MovesLog).can_focus = False
-        board.table_ready()
+    def watch_state(self, state: TableState | None) -> None:
+        if state is None:
+            return
+        self.border_title = state.rack_title
+        rack = self.query_one("#rack", Container)
+        cells = list(rack.query(TileCell))
+        if tuple(cell.tile for cell in cells) != state.hand:  # a draw or a placement
+            rack.remove_children()
+            cells = [TileCell(number, tile) for number, tile in enumerate(state.hand, 1)]
+            rack.mount_all(cells)
+        playable, mine = state.playable, state.mine
+        hinted = state.hinted.tile if isinstance(state.hinted, Place) else None
+        numerals = state.numerals or not state.tall
+        for cell in cells:
+            fits = cell.tile in playable
+            selected = mine and cell.number - 1 == state.selected
+            hint = cell.tile == hinted
+            cell.look = TileLook(fits, selected, hint, mine and not fits, state.tall, numerals)
+        rack.styles.grid_size_columns = max(1, rack_room(state.width) // RACK_COLUMN)
 
-    def on_resize(self, event: events.Resize) -> None:
-        width, height = event.size
-        small = self.query_one("#too-small", Static)
-        small.display = width < MIN_WIDTH or height < MIN_HEIGHT
-        if small.display:  # cut tiles and a missing status line would not say why
-            words = self.app.words
-            small.update(words("board_too_small", width=width, height=height))
-        self.app.fit_rack()
-        if self.app.started:  # the status line breaks between keys at the new width
-            self.app.refresh_table()
 
-    def on_key(self, event: events.Key) -> None:
-        if self.app.key(event.key, event.character):
-            event.stop()
-            event.prevent_default()
+class TooSmall(Static):
+    """Said over the table in a terminal too small for it: cut tiles and a missing status
+    line would not say why."""
 
-    def clicked_tile(self, number: int) -> None:
-        self.app.click_tile(number)
+    seen: reactive[tuple[int, int]] = reactive((0, 0), init=False)
 
-    def clicked_end(self, end: int) -> None:
-        self.app.click_end(end)
+    def __init__(self, words: Words) -> None:
+        super().__init__(id="too-small", markup=False)
+        self.words = words
+
+    def render(self) -> str:
+        width, height = self.seen
+        return self.words("board_too_small", width=width, height=height)
+
+    def watch_seen(self, seen: tuple[int, int]) -> None:
+        width, height = seen
+        self.display = width < MIN_WIDTH or height < MIN_HEIGHT
 
 
 class MovesLog(RichLog):
@@ -187,7 +356,9 @@ class MovesLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
-        if self.told_width and width and width != self.told_width:
+        if width and not self.told_width:  # lines told before the first layout wrap to it
+            self.told_width = width
+        elif width and width != self.told_width:
             self.told_width = width
             self.clear()
             for text in self.told:
@@ -195,55 +366,83 @@ class MovesLog(RichLog):
             self.scroll_end(animate=False)
 
 
-class Notice(ModalScreen[str]):
-    """A screen of its own (the round's end, the match's end, the hand-over): text and the
-    keys that close it, each dismissing with its name."""
+def line_room(width: int) -> int:
+    """Columns for the line: the terminal's less the line's box (border and padding)."""
+    return max(width - 4, 8)
 
-    def __init__(self, title: str, body: Sequence[Text | str], keys: dict[str, str], footer: str):
-        super().__init__(classes="notice")
-        self.title_text = title
-        self.body = body
-        self.keys = keys
-        self.footer = footer
+
+def rack_room(width: int) -> int:
+    """Columns for the rack: the terminal's less the rack's box (border and padding)."""
+    return max(width - 4, RACK_COLUMN)
+
+
+# --------------------------------------------------------------------- the table
+
+
+class TableScreen(Screen[None]):
+    """The table of one match, as the seat at the keyboard may see it. Its keys are the
+    board's actions; those of a turn work only while it is the keyboard's turn (see
+    ``Board.check_action``), and the help (h) and the status line name them."""
+
+    app: Board
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q,ctrl+c", "app.leave", "save and quit", show=False),
+        Binding("question_mark", "app.describe", "the line in words", show=False),
+        Binding("u", "app.take_back", "take back", show=False),
+        Binding("h", "app.help", "help", show=False),
+        Binding("left", "app.side(0)", "a tile to the left, or the left end", show=False),
+        Binding("right", "app.side(1)", "a tile to the right, or the right end", show=False),
+        Binding("up,shift+tab", "app.step(-1)", "the tile before", show=False),
+        Binding("down,tab", "app.step(1)", "the tile after", show=False),
+        *(
+            Binding(str(d), f"app.digit({d})", "a tile by its number", show=False)
+            for d in range(10)
+        ),
+        Binding("enter", "app.place", "place the tile", show=False),
+        Binding("escape", "app.other_tile", "another tile", show=False),
+        Binding("d", "app.draw", "draw", show=False),
+        Binding("p", "app.pass_turn", "pass", show=False),
+        Binding("exclamation_mark", "app.hint", "a hint", show=False),
+    ]
+
+    state: reactive[TableState | None] = reactive(None)
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="notice-box"):
-            yield Static(Text(self.title_text, style="bold"), id="notice-title")
-            with VerticalScroll(id="notice-body"):
-                for part in self.body:
-                    yield Static(part, markup=False)
-            yield Static(Text(self.footer, style="bold cyan"), id="notice-keys", markup=False)
+        yield TooSmall(self.app.words)
+        yield Heading("heading").data_bind(TableScreen.state)
+        yield Opponents("opponents").data_bind(TableScreen.state)
+        with Vertical(id="line-box"):
+            yield LineShow("line").data_bind(TableScreen.state)
+            with Horizontal(id="ends"):
+                yield EndMarker(0).data_bind(TableScreen.state)
+                yield Static(id="ends-gap")
+                yield EndMarker(1).data_bind(TableScreen.state)
+        yield Rack(id="rack-box").data_bind(TableScreen.state)
+        yield MovesLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield Status("status").data_bind(TableScreen.state)
 
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        event.prevent_default()
-        answer = self.keys.get(event.key)
-        if answer is not None:
-            self.dismiss(answer)
-            return
-        body = self.query_one("#notice-body", VerticalScroll)
-        scroll = {
-            "down": body.scroll_down,
-            "up": body.scroll_up,
-            "pagedown": body.scroll_page_down,
-            "pageup": body.scroll_page_up,
-            "home": body.scroll_home,
-            "end": body.scroll_end,
-        }.get(event.key)
-        if scroll is not None:  # a small terminal: the rest of the body is below
-            scroll(animate=False)
+    def on_mount(self) -> None:
+        board = self.app
+        self.query_one("#line-box").border_title = board.words("line")
+        self.query_one("#log").border_title = board.words("board_log")
+        self.query_one("#log", MovesLog).can_focus = False
+        board.table_ready()
 
     def on_resize(self, event: events.Resize) -> None:
-        """The body scrolls, so the keys below it stay on a small screen."""
-        self.query_one("#notice-body").styles.max_height = max(3, event.size.height - 9)
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        if "enter" in self.keys:
-            self.dismiss(self.keys["enter"])
+        self.query_one(TooSmall).seen = (event.size.width, event.size.height)
+        self.app.show()  # the line, the rack and the status line to the new size
 
 
-class Board(App[Farewell]):
+TURN_ACTIONS = frozenset(
+    {"side", "step", "digit", "place", "other_tile", "draw", "pass_turn", "hint"}
+)
+"""The board's actions of a turn: keys that work only while it is the keyboard's turn."""
+AT_WHICH_END = frozenset({"side", "place", "other_tile"})
+"""Those that answer "which end?" (←/→, Enter asks again, Esc: another tile)."""
+
+
+class Board(Sitting, App[Farewell]):
     """Plays ``match`` to its end, or until a person quits: bots move in worker threads, the
     save is rewritten after every action, and each person sees only their own view."""
 
@@ -287,10 +486,20 @@ class Board(App[Farewell]):
     #notice-keys { height: auto; margin-top: 1; }
     """
 
+    selected: reactive[int] = reactive(0, init=False)
+    """The rack's cursor, an index into the hand as numbered."""
+    choosing: reactive[ChooseEnd | None] = reactive(None, init=False)
+    """A tile that fits both ends, waiting for one."""
+    hinted: reactive[Action | None] = reactive(None, init=False)
+    busy: reactive[bool] = reactive(False, init=False)
+    """A bot or a hint is thinking."""
+    at_keyboard: reactive[int | None] = reactive(None, init=False)
+    """The person at the keyboard; nobody at a hot seat while it is handed over."""
+
     def __init__(
         self,
         match: Match,
-        seats: tuple[Seat, ...],
+        seats: tuple[SavedSeat, ...],
         lang: str,
         save_path: Path,
         hints: bool = False,
@@ -301,80 +510,56 @@ class Board(App[Farewell]):
         numerals: bool = False,
     ) -> None:
         super().__init__()
-        self.match = match
-        self.seats = seats
-        self.lang = lang
-        self.words = Words(lang)
-        self.save_path = save_path
-        self.hints = hints
+        self.sit(match, seats, lang, save_path, hints)
         self.pace = pace
         self.notice = notice
         self.review_settings = review or ReviewSettings()  # as draw-dominoes review's
         self.numerals = numerals  # halves as numbers, never as dice faces
-        self.names = [self.words.seat_name(seat, number) for number, seat in enumerate(seats)]
-        self.humans = [number for number, seat in enumerate(seats) if seat.is_human]
-        self.at_keyboard: int | None = self.humans[0] if len(self.humans) == 1 else None
-        self.selected = 0  # the rack's cursor, an index into the hand as numbered
-        self.choosing: ChooseEnd | None = None  # a tile that fits both ends, waiting for one
-        self.hinted: Action | None = None
+        if len(self.humans) == 1:
+            self.set_reactive(Board.at_keyboard, self.humans[0])
         self.hints_offered = False  # ! was pressed with hints off: again switches them on
         self.typed = ""  # digits typed for a tile number, and when
         self.typed_at = 0.0
         self.generation = 0  # bumped by a take-back: a bot's move for an older position is void
-        self.busy = False  # a bot or a hint is thinking
-        self.taken_back: list[Match] = []  # the match before each of the person's moves
-        self.save_problem: OSError | None = None
         self.shown_round = -1  # the rounds whose start the log has told
         self.finished = False
         self.farewell = Farewell(())
         self.last_said = ""
         self.started = False
 
+    def _changed(self) -> None:
+        """What the table shows has changed: it is drawn again from the state."""
+        self.show()
+
+    watch_selected = watch_choosing = watch_hinted = watch_busy = watch_at_keyboard = _changed
+
     # ----------------------------------------------------------------- set-up
 
     def on_mount(self) -> None:
         self.title = "Draw"
-        self.push_screen(Table())
+        self.push_screen(TableScreen())
 
     def table_ready(self) -> None:
         if self.notice:
             self.say(self.notice, "bold")
-        self._tell_round_so_far()
-        self.save()
-        self.started = True
-        self.refresh_table()
-        self.next_turn()
-
-    def _tell_round_so_far(self) -> None:
-        """After a resume, the round's moves so far: your own as you made them (R21)."""
-        if self.match.current_round.history:
+        if self.match.current_round.history:  # after a resume: the round's moves so far
             self.shown_round = len(self.match.rounds)
             self._tell_round()
-            if len(self.humans) == 1:  # what was played can still be taken back
-                self.taken_back = before_each_move(self.match, self.humans[0])
+        self.save()
+        self.started = True
+        self.show()
+        self.next_turn()
 
     @property
-    def table(self) -> Table:
+    def table(self) -> TableScreen:
         screen = self.screen_stack[1] if len(self.screen_stack) > 1 else self.screen
-        assert isinstance(screen, Table)
+        assert isinstance(screen, TableScreen)
         return screen
 
-    # ----------------------------------------------------------------- saving
-
-    def save(self) -> bool:
-        try:
-            write_save(self.save_path, self.seats, self.lang, self.match, self.hints)
-        except OSError as exc:
-            if self.save_problem is None:
-                self.say(self.words("save_failed", path=self.save_path, problem=exc), "bold red")
-            self.save_problem = exc
-            return False
-        if self.save_problem is not None:
-            self.save_problem = None
-            self.say(self.words("save_recovered", path=self.save_path))
-        return True
-
     # ----------------------------------------------------------------- what is shown
+
+    def tell(self, text: str, style: str) -> None:
+        self.say(text, style)
 
     def viewer(self) -> int:
         """The seat whose view the table shows: whoever has the keyboard."""
@@ -391,21 +576,20 @@ class Board(App[Farewell]):
             self.last_said = text
         log.scroll_end(animate=False, immediate=False)
 
-    def retell(self) -> None:
-        """The log afresh for whoever has the keyboard (a hot seat's hand-over)."""
+    def forget(self) -> None:
+        """An empty log: it told the last person's draws (a hot seat's hand-over)."""
         self.table.query_one("#log", MovesLog).forget()
         self.last_said = ""
-        self._tell_round()
 
     def _tell_round(self) -> None:
         """The round so far as the keyboard may see it: its own draws with the tile,
         everyone else's without (R21)."""
-        game = self.match.current_round
+        round_ = self.match.current_round
         number = len(self.match.rounds) + 1
-        self.say(self.words("round_heading", number=number, name=self.names[game.leader]), "bold")
+        self.say(self.words("round_heading", number=number, name=self.names[round_.leader]), "bold")
         mine = self.at_keyboard
-        drawn = own_draws(game, mine) if mine is not None else {}
-        for index, (who, action) in enumerate(game.history):
+        drawn = round_.view(mine).own_draws if mine is not None else {}
+        for index, (who, action) in enumerate(round_.history):
             if who == mine:
                 self.say(self.words.own_action(action, drawn.get(index)))
             else:
@@ -415,7 +599,7 @@ class Board(App[Farewell]):
         """The rack: the keyboard's own hand; nobody's at a hot seat before anyone has it."""
         if self.at_keyboard is None and len(self.humans) > 1:
             return []
-        return hand_order(self.match.current_round, self.viewer())
+        return hand_order(self.match.view(self.viewer()))
 
     def my_turn(self) -> bool:
         match = self.match
@@ -424,167 +608,64 @@ class Board(App[Farewell]):
             and not self.busy
             and match.current_player == self.at_keyboard
             and self.seats[match.current_player].is_human
-            and isinstance(self.screen, Table)
+            and isinstance(self.screen, TableScreen)
         )
 
-    def refresh_table(self) -> None:
-        table, words, match = self.table, self.words, self.match
-        game = match.current_round
+    def undoable(self) -> bool:
+        """Whether the person has a move of this round to take back (every other seat a bot)."""
+        if len(self.humans) != 1 or self.match.is_over:
+            return False
+        return any(who == self.humans[0] for who, _ in self.match.current_round.history)
+
+    def show(self) -> None:
+        """The table drawn afresh from the state of the board."""
+        if not self.started:
+            return
+        match, words = self.match, self.words
+        round_ = match.current_round
         seat = self.viewer()
-        view = game.view(seat)
-        scores = words("score_entry", name=self.names[seat], score=match.scores[seat])
-        number = len(match.rounds) + (0 if game.is_over else 1)
-        heading = words("board_heading", number=number, target=match.target, scores=scores)
-        table.query_one("#heading", Static).update(heading)
-        table.query_one("#opponents", Static).update(self._opponents(view))
-        tall = self._stands_tall(view)
-        table.query_one("#line", Static).update(self._line(view, tall))
-        self._ends(view)
-        box = table.query_one("#rack-box")
+        view = round_.view(seat)
+        hand = tuple(self.hand())
+        self.set_reactive(Board.selected, min(self.selected, max(len(hand) - 1, 0)))
         title = words("your_hand")
-        box.border_title = title if len(self.humans) == 1 else f"{title}: {self.names[seat]}"
-        self._rack(view, tall)
-        table.query_one("#status", Static).update(self._status(view))
-        log = table.query_one("#log", MovesLog)
+        self.table.state = TableState(
+            words=words,
+            names=tuple(self.names),
+            view=view,
+            scores=match.scores,
+            target=match.target,
+            round_number=len(match.rounds) + (0 if round_.is_over else 1),
+            match_over=match.is_over,
+            mover=match.current_player,
+            mover_is_bot=not self.seats[match.current_player].is_human,
+            hand=hand,
+            selected=self.selected,
+            mine=self.my_turn(),
+            choosing=self.choosing,
+            hinted=self.hinted,
+            busy=self.busy,
+            hints=self.hints,
+            undoable=self.undoable(),
+            rack_title=title if len(self.humans) == 1 else f"{title}: {self.names[seat]}",
+            tall=self._stands_tall(view, len(hand)),
+            numerals=self.numerals,
+            width=self.size.width,
+        )
+        log = self.table.query_one("#log", MovesLog)
         self.call_after_refresh(log.scroll_end, animate=False)  # once the rack has its size
 
-    def _opponents(self, view: PlayerView) -> Text:
-        words, match = self.words, self.match
-        text = Text()
-        for other in range(view.players):
-            if other == view.player:
-                continue
-            count = view.hand_sizes[other]
-            mover = other == match.current_player and not match.is_over
-            text.append("▶ " if mover else "  ", style="bold yellow")
-            text.append(self.names[other], style="bold" if mover else "")
-            tiles = words("hand_size_one" if count == 1 else "hand_size", name="", count=count)
-            points = words("board_points", score=match.scores[other])
-            text.append(f"  {'▮' * min(count, 14)} {tiles.strip()} · {points}\n")
-        key = "board_boneyard"
-        text.append(words(key, size=view.boneyard_size, drawable=view.drawable), style="dim")
-        return text
-
-    def _line(self, view: PlayerView, tall: bool) -> Text:
-        line = view.line
-        if line.is_empty:
-            return Text(self.words("line_empty"), style="italic")
-        numerals = self.numerals or not tall
-        rows = line_rows(line.faces, self._line_room(), tall=tall, numerals=numerals)
-        return Text("\n").join(rows)
-
-    def _line_room(self) -> int:
-        return max(self.size.width - 4, 8)  # the line's box: its border and padding
-
-    def _stands_tall(self, view: PlayerView) -> bool:
+    def _stands_tall(self, view: PlayerView, tiles: int) -> bool:
         """Tiles stand tall (pips, three rows a row of the line, the fitting tiles of the
         hand raised) where that leaves the log its room; else they lie flat, in numerals,
         one row a row of the line."""
-        height = self.size.height
-        rack_width = max(self.size.width - 4, RACK_COLUMN)
-        rack_rows = -(-max(len(self.hand()), 1) // max(rack_width // RACK_COLUMN, 1))
-        line_rows_needed = max(snake_rows(view.line.faces, self._line_room(), tall=True), 1)
+        width, height = self.size
+        rack_rows = -(-max(tiles, 1) // max(rack_room(width) // RACK_COLUMN, 1))
+        line_rows_needed = max(snake_rows(view.line.faces, line_room(width), tall=True), 1)
         # heading, opponents and boneyard, the line's box and ends, the rack's box, the
         # status (two rows at most), the log's box and the least of it worth having
         log = TALL_LOG if height >= ROOMY else SHORT_LOG
         around = 1 + view.players + 3 + 2 + 2 + 2 + log
         return around + TALL_ROW * line_rows_needed + 2 * rack_rows <= height
-
-    def _ends(self, view: PlayerView) -> None:
-        table, words, line = self.table, self.words, view.line
-        left = table.query_one("#end-left", EndMarker)
-        right = table.query_one("#end-right", EndMarker)
-        if line.is_empty:
-            left.update("")
-            right.update("")
-            return
-        values = line.end_values
-        left.update(words("board_left_end", value=values[0]))
-        right.update(words("board_right_end", value=values[1]))
-        fits = self._fitting_ends(view)
-        hinted = self.hinted.end if isinstance(self.hinted, Place) else None
-        for marker in (left, right):
-            marker.set_class(marker.end in fits, "lit")
-            marker.set_class(marker.end in fits and marker.end == hinted, "hint")
-
-    def _fitting_ends(self, view: PlayerView) -> set[int]:
-        """The ends the chosen tile would go to, lit so a click can pick one."""
-        if not self.my_turn():
-            return set()
-        if self.choosing is not None:
-            return {place.end for place in self.choosing.options if place.end is not None}
-        hand = self.hand()
-        if not hand:
-            return set()
-        tile = hand[min(self.selected, len(hand) - 1)]
-        places = [a for a in view.legal_actions if isinstance(a, Place) and a.tile == tile]
-        return {a.end for a in places if a.end is not None}
-
-    def _rack(self, view: PlayerView, tall: bool) -> None:
-        rack = self.table.query_one("#rack", Container)
-        hand = self.hand()
-        playable = {a.tile for a in view.legal_actions if isinstance(a, Place)}
-        if not self.my_turn():
-            playable = set()
-        hinted = self.hinted.tile if isinstance(self.hinted, Place) else None
-        self.selected = min(self.selected, max(len(hand) - 1, 0))
-        cells = list(rack.query(TileCell))
-        if [cell.tile for cell in cells] != hand:  # a draw or a placement: numbered afresh
-            rack.remove_children()
-            cells = [TileCell(number, tile) for number, tile in enumerate(hand, 1)]
-            rack.mount_all(cells)
-        mine = self.my_turn()
-        numerals = self.numerals or not tall
-        for cell in cells:
-            fits = cell.tile in playable
-            selected = mine and cell.number - 1 == self.selected
-            hint = cell.tile == hinted
-            cell.show(TileLook(fits, selected, hint, mine and not fits, tall, numerals))
-        self.fit_rack()
-
-    def fit_rack(self) -> None:
-        if not self.screen_stack or not isinstance(self.screen_stack[-1], Table | Notice):
-            return
-        try:
-            rack = self.table.query_one("#rack", Container)
-        except NoMatches:  # the table is being built
-            return
-        width = max(self.size.width - 4, RACK_COLUMN)  # the box's border and padding
-        rack.styles.grid_size_columns = max(1, width // RACK_COLUMN)
-
-    def _status(self, view: PlayerView) -> Text:
-        words, match = self.words, self.match
-        if match.is_over:
-            return Text(words("match_over"))
-        mover = match.current_player
-        if self.busy and not self.seats[mover].is_human:
-            thinking = words("board_thinking", name=self.names[mover])
-            return Text(f"{thinking}  ·  {words('board_keys_wait')}")
-        if self.busy:
-            return Text(words("board_hint_thinking"))
-        if not self.my_turn():
-            return Text(words("turn_heading", name=self.names[mover]))
-        if self.choosing is not None:
-            values = view.line.end_values
-            return Text(
-                words("board_keys_end", tile=self.choosing.tile, left=values[0], right=values[1]),
-                style="bold",
-            )
-        legal = view.legal_actions
-        keys = []
-        if any(isinstance(action, Place) for action in legal):  # else Enter places nothing
-            keys += [words("board_key_choose"), words("board_key_place")]
-        if Draw() in legal:
-            keys.append(words("board_key_draw"))
-        if Pass() in legal:
-            keys.append(words("board_key_pass"))
-        keys.append(words("board_key_describe"))
-        if self.hints:
-            keys.append(words("board_key_hint"))
-        if self.taken_back and len(self.humans) == 1:
-            keys.append(words("board_key_undo"))
-        keys += [words("board_key_help"), words("board_key_quit")]
-        return keys_text(words("board_your_turn"), keys, self.size.width - 2)
 
     # ----------------------------------------------------------------- turns
 
@@ -593,13 +674,12 @@ class Board(App[Farewell]):
         match = self.match
         if match.is_over or self.finished:
             return
-        game = match.current_round
+        round_ = match.current_round
         if self.shown_round != len(match.rounds):
             self.shown_round = len(match.rounds)
             number = len(match.rounds) + 1
-            leader = self.names[game.leader]
+            leader = self.names[round_.leader]
             self.say(self.words("round_heading", number=number, name=leader), "bold")
-            self.taken_back.clear()
         seat = match.current_player
         if self.seats[seat].is_human:
             if self.at_keyboard != seat:
@@ -607,22 +687,19 @@ class Board(App[Farewell]):
                 return
             self.choosing = None
             self._cursor_to_playable()
-            self.refresh_table()
+            self.show()
             return
         self.busy = True
-        self.refresh_table()
         generation = self.generation
         self.set_timer(max(self.pace, 0.01), lambda: self._think(seat, generation))
 
     def _think(self, seat: int, generation: int) -> None:
+        """The bot's decision, worked out in a thread so the board never freezes; it is
+        applied here, on the board's own thread, unless a take-back made it void."""
         if generation != self.generation or self.finished:
             return
-        match = self.match
-        ply = sum(len(r.actions) for r in match.rounds) + len(match.current_round.actions)
-        bot = bots.create_for_play(
-            self.seats[seat].player, seed=bots.decision_seed(match.seed, ply, seat)
-        )
-        view = match.view(seat)
+        bot = self.bot_seats[seat].decider(seat)
+        view = self.match.view(seat)
 
         def work() -> None:
             action = bot.choose(view)
@@ -639,17 +716,16 @@ class Board(App[Farewell]):
     def _hand_over(self, seat: int) -> None:
         """Hot seat: hide every hand until the next person has the keyboard."""
         words = self.words
-        self.at_keyboard = None
-        self.table.query_one("#log", MovesLog).forget()  # it told the last person's draws
-        self.last_said = ""
-        self.refresh_table()  # the last hand leaves the table, not only the screen
+        self.forget()
+        self.at_keyboard = None  # the last hand leaves the table, not only the screen
 
         def done(answer: str | None) -> None:
             if answer == "quit":
                 self.quit_match()
                 return
             self.at_keyboard = seat
-            self.retell()
+            self.forget()
+            self._tell_round()  # afresh, for whoever has the keyboard now
             self.next_turn()
 
         body: list[Text | str] = [words("hand_over", name=self.names[seat])]
@@ -666,43 +742,39 @@ class Board(App[Farewell]):
     def play(self, action: Action) -> None:
         """Apply a legal action, tell it, save, and go on."""
         match = self.match
-        game = match.current_round
+        round_ = match.current_round
         seat = match.current_player
-        if self.seats[seat].is_human and len(self.humans) == 1:
-            self.taken_back.append(match.clone())
-        before = game.hand(seat)
         match.apply(action)
         self.hinted = None
         self.choosing = None
         if seat == self.viewer():
-            drawn = drawn_tile(before, game.hand(seat)) if isinstance(action, Draw) else None
+            drawn = last_drawn(round_.view(seat)) if isinstance(action, Draw) else None
             self.say(self.words.own_action(action, drawn))
         else:
             self.say(self.words.action(self.names[seat], action))
         self.save()
-        if game.is_over:
-            self.refresh_table()
-            self._round_over(game)
+        self.show()
+        if round_.is_over:
+            self._round_over(round_)
             return
-        self.refresh_table()
         self.next_turn()
 
-    def _round_over(self, game: Round) -> None:
+    def _round_over(self, round_: Round) -> None:
         words, match = self.words, self.match
-        outcome = game.outcome
+        outcome = round_.outcome
         assert outcome is not None
         room = min(NOTICE_WIDTH, self.size.width * 9 // 10) - 4  # its frame and padding
-        drawn = line_rows(game.line.faces, room, tall=False, numerals=True)
+        drawn = line_rows(round_.line.faces, room, tall=False, numerals=True)
         body: list[Text | str] = [Text(f"{words('line')}:"), Text("\n").join(drawn)]
         body.append(words("hands_revealed"))
-        for seat, hand in enumerate(game.view(0).revealed_hands):
+        for seat, hand in enumerate(round_.view(None).revealed_hands):
             total = sum(tile.pips for tile in hand)
             name, tiles = self.names[seat], words.tiles(hand)
             body.append("  " + words("revealed_hand", name=name, tiles=tiles, total=total))
         explanation = explain_outcome(outcome, self.names, self.lang)
         body.append(Text(explanation, style="bold"))
         self.say(explanation, "bold")
-        scores = scores_text(words, self.names, match.scores)
+        scores = words.scores(self.names, match.scores)
         body.append(words("scores", scores=scores, target=match.target))
         number = len(match.rounds)
         if match.is_over:
@@ -716,7 +788,7 @@ class Board(App[Farewell]):
             elif match.is_over:
                 self._match_over()
             else:
-                self.refresh_table()
+                self.show()
                 self.next_turn()
 
         self.push_screen(Notice(words("round_over", number=number), body, keys, footer), done)
@@ -728,7 +800,7 @@ class Board(App[Farewell]):
         key = "common.match_drawn" if match.is_draw else "common.match_won"
         result = translate(key, self.lang, names=names, score=best)
         body: list[Text | str] = [Text(result, style="bold magenta")]
-        scores = scores_text(words, self.names, match.scores)
+        scores = words.scores(self.names, match.scores)
         body.append(words("scores", scores=scores, target=match.target))
         body.append(words("match_seed", seed=match.seed))  # no secret any more
         lines = [result, words("match_seed", seed=match.seed)]
@@ -740,34 +812,29 @@ class Board(App[Farewell]):
             body.append(words("not_saved_end", problem=self.save_problem))
             lines.append(words("not_saved_end", problem=self.save_problem))
         self.farewell = Farewell(tuple(lines))
-
-        def done(answer: str | None) -> None:
-            if answer == "review":
-                self._review_match()
-                return
-            self.finished = True
-            self.exit(self.farewell)
-
         keys = {"enter": "go", "space": "go", "q": "go", "escape": "go", "r": "review"}
         footer = words("board_match_over_keys")
-        self.push_screen(Notice(words("match_over"), body, keys, footer), done)
+        self.push_screen(Notice(words("match_over"), body, keys, footer), self._after_match)
 
     def _review_match(self) -> None:
         """The review of the people's decisions and the luck of the deal, on a screen of
         its own; back from it is the match's end again."""
         from .review_screen import ReviewNotice
 
-        def done(answer: str | None) -> None:
-            if answer == "back":
-                self._match_over()
-                return
-            self.finished = True
-            self.exit(self.farewell)
-
         screen = ReviewNotice(
             self.match, self.save_path, self.humans, self.names, self.words, self.review_settings
         )
-        self.push_screen(screen, done)
+        self.push_screen(screen, self._after_match)
+
+    def _after_match(self, answer: str | None) -> None:
+        """From the match's end to its review (r) and back (b); any other key leaves."""
+        if answer == "review":
+            self._review_match()
+        elif answer == "back":
+            self._match_over()
+        else:
+            self.finished = True
+            self.exit(self.farewell)
 
     async def action_quit(self) -> None:
         """Textual's own quit key (ctrl+q) saves and says how to go on, as q does."""
@@ -785,84 +852,87 @@ class Board(App[Farewell]):
 
     # ----------------------------------------------------------------- keys and clicks
 
-    def key(self, key: str, character: str | None) -> bool:
-        """A key pressed on the table; whether it was used."""
-        if key in ("q", "ctrl+c"):
-            self.quit_match()
-            return True
-        if key == "question_mark" or character == "?":
-            view = self.match.view(self.viewer())
-            self.say(describe_line(view.line, self.words), "italic", again=False)
-            return True
-        if key == "u":
-            self.take_back()
-            return True
-        if key == "h":
-            self.say(self.words("board_help"), "italic", again=False)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A turn's keys work only at the keyboard's turn on the table; at "which end?"
+        only the ends, Enter and Esc do."""
+        if action not in TURN_ACTIONS:
             return True
         if not self.my_turn():
-            return key in ("left", "right", "enter", "d", "p", "escape", "exclamation_mark")
-        view = self.match.view(self.viewer())
+            return False
         if self.choosing is not None:
-            if key in ("left", "right"):
-                self._answer_end(0 if key == "left" else 1, view)
-            elif key == "escape":
-                self.choosing = None
-                self.refresh_table()
-            elif key == "enter":
-                self.say(self._end_question(view), "bold red", again=False)
-            else:
-                return False
-            return True
-        hand = self.hand()
-        if key in ("left", "right", "up", "down", "tab", "shift+tab"):
-            step = -1 if key in ("left", "up", "shift+tab") else 1
-            if hand:
-                self.selected = (self.selected + step) % len(hand)
-            self.typed = ""
-            self.refresh_table()
-            return True
-        if character is not None and character.isdigit():
-            self._digit(character, hand)
-            return True
-        if key == "enter":
-            if hand:
-                self._place(hand[self.selected], view)
-            return True
-        if key == "d":
-            if Draw() in view.legal_actions:
-                self.play(Draw())
-            else:
-                self.say(
-                    self.words("refuse_draw", left=view.boneyard_size), "bold red", again=False
-                )
-            return True
-        if key == "p":
-            if Pass() in view.legal_actions:
-                self.play(Pass())
-            else:
-                self.say(pass_refusal(view, self.words), "bold red", again=False)
-            return True
-        if key == "exclamation_mark" or character == "!":
-            self.hint(view)
-            return True
-        return False
+            return action in AT_WHICH_END
+        return action != "other_tile"
 
-    def _digit(self, digit: str, hand: list[Tile]) -> None:
+    def action_leave(self) -> None:
+        self.quit_match()
+
+    def action_describe(self) -> None:
+        view = self.match.view(self.viewer())
+        self.say(describe_line(view.line, self.words), "italic", again=False)
+
+    def action_help(self) -> None:
+        self.say(self.words("board_help"), "italic", again=False)
+
+    def action_side(self, end: int) -> None:
+        """← and →: the end asked for, else the tile before or after."""
+        if self.choosing is not None:
+            self._answer_end(end, self.match.view(self.viewer()))
+        else:
+            self.action_step(-1 if end == 0 else 1)
+
+    def action_step(self, step: int) -> None:
+        hand = self.hand()
+        self.typed = ""
+        if hand:
+            self.selected = (self.selected + step) % len(hand)
+
+    def action_digit(self, digit: int) -> None:
         """Digits choose the tile with that number; a second digit soon after makes 10 and up."""
+        hand = self.hand()
         now = time.monotonic()
-        typed = self.typed + digit if now - self.typed_at < NUMBER_PAUSE else digit
+        typed = self.typed + str(digit) if now - self.typed_at < NUMBER_PAUSE else str(digit)
         if not (typed.isdigit() and 1 <= int(typed) <= len(hand)):
-            typed = digit
+            typed = str(digit)
         self.typed, self.typed_at = typed, now
         number = int(typed)
         if 1 <= number <= len(hand):
             self.selected = number - 1
-            self.refresh_table()
         else:
             self.say(
                 self.words("refuse_number", number=number, count=len(hand)), "bold red", again=False
             )
+
+    def action_place(self) -> None:
+        view = self.match.view(self.viewer())
+        if self.choosing is not None:  # Enter does not choose an end: the question again
+            left, right = view.line.end_values
+            tile = self.choosing.tile
+            self.say(
+                self.words("which_end_keys", tile=tile, left=left, right=right),
+                "bold red",
+                again=False,
+            )
+            return
+        hand = self.hand()
+        if hand:
+            self._place(hand[self.selected], view)
+
+    def action_other_tile(self) -> None:
+        self.choosing = None
+
+    def action_draw(self) -> None:
+        view = self.match.view(self.viewer())
+        if Draw() in view.legal_actions:
+            self.play(Draw())
+        else:
+            self.say(self.words("refuse_draw", left=view.boneyard_size), "bold red", again=False)
+
+    def action_pass_turn(self) -> None:
+        view = self.match.view(self.viewer())
+        if Pass() in view.legal_actions:
+            self.play(Pass())
+        else:
+            self.say(pass_refusal(view, self.words), "bold red", again=False)
 
     def _place(self, tile: Tile, view: PlayerView, end: int | None = None) -> None:
         reading = read_tile(tile, view, self.words, end)
@@ -870,7 +940,6 @@ class Board(App[Farewell]):
             self.say(reading.message, "bold red", again=False)
         elif isinstance(reading, ChooseEnd):
             self.choosing = reading
-            self.refresh_table()
         elif isinstance(reading, Place):
             self.play(reading)
 
@@ -881,12 +950,6 @@ class Board(App[Farewell]):
             self.say(answer.message, "bold red", again=False)
         else:
             self.play(answer)
-
-    def _end_question(self, view: PlayerView) -> str:
-        assert self.choosing is not None
-        values = view.line.end_values
-        tile = self.choosing.tile
-        return self.words("which_end_keys", tile=tile, left=values[0], right=values[1])
 
     def click_tile(self, number: int) -> None:
         if not self.my_turn():
@@ -901,7 +964,6 @@ class Board(App[Farewell]):
             self._place(hand[number - 1], view)
             return
         self.selected = number - 1
-        self.refresh_table()
 
     def click_end(self, end: int) -> None:
         if not self.my_turn():
@@ -928,33 +990,35 @@ class Board(App[Farewell]):
 
     # ----------------------------------------------------------------- take-back and hints
 
-    def take_back(self) -> None:
+    def action_take_back(self) -> None:
         """Undo the person's last move of this round, and the bots' replies to it; the save
         (and so the record) keeps only the moves that stand."""
         words = self.words
         if len(self.humans) != 1:
             self.say(words("board_undo_people"), "bold red", again=False)
             return
-        if not self.taken_back or self.match.is_over:
+        if not self.undoable():
             self.say(words("board_undo_nothing"), "bold red", again=False)
             return
-        before = self.taken_back[-1].current_round
-        mine = self.match.current_round.history[len(before.history)]
-        if isinstance(mine[1], Draw):  # its tile is seen: taking it back would peek at the boneyard
+        history = self.match.current_round.history
+        last = max(n for n, (who, _) in enumerate(history) if who == self.humans[0])
+        if isinstance(history[last][1], Draw):  # its tile is seen: taking it back would peek
             self.say(words("board_undo_draw"), "bold red", again=False)
             return
         self.generation += 1  # a bot thinking about the old position is ignored
         self.busy = False
-        self.match = self.taken_back.pop()
+        for _ in range(len(history) - last):
+            self.match.undo()
         self.choosing = None
         self.hinted = None
         self.save()
         self.say(words("board_undone"), "bold")
-        self.refresh_table()
+        self.show()
         self.next_turn()
 
-    def hint(self, view: PlayerView) -> None:
+    def action_hint(self) -> None:
         words = self.words
+        view = self.match.view(self.viewer())
         if not self.hints:
             if not self.hints_offered:  # a second ! switches them on, for the rest of it
                 self.hints_offered = True
@@ -967,7 +1031,6 @@ class Board(App[Farewell]):
         from ..i18n import explain_hint
 
         self.busy = True
-        self.refresh_table()
         generation = self.generation
         round_number = len(self.match.rounds)
 
@@ -984,149 +1047,12 @@ class Board(App[Farewell]):
         self.busy = False
         if generation != self.generation or self.finished:
             return
-        self.hinted = best
         if isinstance(best, Place):
             hand = self.hand()
             if best.tile in hand:
                 self.selected = hand.index(best.tile)
         self.say(self.words("hint", text=text), "bold cyan")
-        self.refresh_table()
-
-
-# --------------------------------------------------------------------- choosing before play
-
-
-@dataclass(frozen=True, slots=True)
-class SetupChoice:
-    """A new match as chosen on the set-up screen."""
-
-    opponents: int
-    level: str
-    hints: bool
-
-
-class Setup(App[SetupChoice | None]):
-    """Choose the opponents' level (with what each does), how many, and whether hints are on."""
-
-    CSS = """
-    Screen { layout: vertical; padding: 0 1; }
-    #setup-title { text-style: bold; height: auto; margin-bottom: 1; }
-    #levels { height: auto; max-height: 12; }
-    #setup-options { height: auto; margin-top: 1; }
-    #setup-keys { height: auto; margin-top: 1; color: $accent; text-style: bold; }
-    """
-
-    def __init__(self, lang: str, hints: bool = False) -> None:
-        super().__init__()
-        self.words = Words(lang)
-        self.lang = lang
-        self.opponents = 1
-        self.hints = hints
-
-    def compose(self) -> ComposeResult:
-        words = self.words
-        yield Static(words("setup_title"), id="setup-title", markup=False)
-        options = []
-        for level in bots.LEVELS:
-            name = translate(f"common.level_{level}", self.lang)
-            about = translate(f"common.level_{level}_about", self.lang)
-            text = Text(name.capitalize(), style="bold")
-            text.append(f": {about}")
-            options.append(Option(text, id=level))
-        yield OptionList(*options, id="levels")
-        yield Static(id="setup-options", markup=False)
-        yield Static(words("setup_keys"), id="setup-keys", markup=False)
-
-    def on_mount(self) -> None:
-        levels = self.query_one("#levels", OptionList)
-        levels.highlighted = list(bots.LEVELS).index("easy")
-        levels.focus()
-        self._show()
-
-    def _show(self) -> None:
-        words = self.words
-        hints = words("setup_hints_on" if self.hints else "setup_hints_off")
-        count = self.opponents
-        text = words("setup_options", opponents=count, players=count + 1, hints=hints)
-        self.query_one("#setup-options", Static).update(text)
-
-    def on_key(self, event: events.Key) -> None:
-        key = event.key
-        if key in ("left", "minus"):
-            self.opponents = max(1, self.opponents - 1)
-        elif key in ("right", "plus"):
-            self.opponents = min(3, self.opponents + 1)
-        elif event.character in ("1", "2", "3"):
-            self.opponents = int(event.character)
-        elif key == "h":
-            self.hints = not self.hints
-        elif key in ("q", "escape", "ctrl+c"):
-            self.exit(None)
-        else:
-            return
-        event.stop()
-        self._show()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        level = event.option.id
-        assert level is not None
-        self.exit(SetupChoice(self.opponents, level, self.hints))
-
-
-class ResumeChooser(App[Saved | None]):
-    """Choose which unfinished match to continue, newest first."""
-
-    CSS = """
-    Screen { layout: vertical; padding: 0 1; }
-    #resume-title { text-style: bold; height: auto; margin-bottom: 1; }
-    #resume-keys { height: auto; margin-top: 1; color: $accent; text-style: bold; }
-    #resume-left-out { height: auto; max-height: 6; margin-top: 1; color: $warning; }
-    """
-
-    def __init__(self, saved: list[Saved], lang: str, left_out: Sequence[SaveError] = ()) -> None:
-        super().__init__()
-        self.saved = saved
-        self.words = Words(lang)
-        self.lang = lang
-        self.left_out = list(left_out)
-        """Files in the saves folder that are not good saves: named, and left as they are."""
-
-    def compose(self) -> ComposeResult:
-        words = self.words
-        yield Static(words("resume_title"), id="resume-title", markup=False)
-        yield OptionList(
-            *(Option(describe_save(saved, words), id=str(n)) for n, saved in enumerate(self.saved)),
-            id="saves",
-        )
-        if self.left_out:
-            lines = [words("saves_left_out", problem=problem) for problem in self.left_out]
-            yield Static("\n".join(lines), id="resume-left-out", markup=False)
-        yield Static(words("resume_keys"), id="resume-keys", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one("#saves", OptionList).focus()
-
-    def on_key(self, event: events.Key) -> None:
-        if event.key in ("q", "escape", "ctrl+c"):
-            event.stop()
-            self.exit(None)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        assert event.option.id is not None
-        self.exit(self.saved[int(event.option.id)])
-
-
-def before_each_move(match: Match, seat: int) -> list[Match]:
-    """The match before each of ``seat``'s moves in the current round, rebuilt from its
-    record, so that a take-back works after a resume as before it."""
-    data = record.match_to_record(match)
-    actions = data["rounds"][-1]["actions"]
-    points = []
-    for index, (who, _) in enumerate(match.current_round.history):
-        if who == seat:
-            data["rounds"][-1]["actions"] = actions[:index]
-            points.append(record.match_from_record(data))
-    return points
+        self.hinted = best
 
 
 def keys_text(lead: str, keys: list[str], width: int) -> Text:
@@ -1141,16 +1067,3 @@ def keys_text(lead: str, keys: list[str], width: int) -> Text:
         text.append(gap + key)
         column += len(gap) + len(key)
     return text
-
-
-def scores_text(words: Words, names: list[str], scores: tuple[int, ...], sep: str = ", ") -> str:
-    """``Anna: 12, Bot 2 (greedy): 30``: a name and a score read apart."""
-    return sep.join(words("score_entry", name=n, score=s) for n, s in zip(names, scores))
-
-
-def describe_save(saved: Saved, words: Words) -> str:
-    """One line for a list of saves: when, who, which round, the scores."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(saved.path.stat().st_mtime))
-    names = [words.seat_name(seat, number) for number, seat in enumerate(saved.seats)]
-    scores = scores_text(words, [name.replace(" ", "\u00a0") for name in names], saved.match.scores)
-    return words("resume_entry", when=when, round=len(saved.match.rounds) + 1, scores=scores)

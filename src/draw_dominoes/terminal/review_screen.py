@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ..match import Match
-from .board import Notice
+from .notice import Notice
 from .review import Reviewed, ReviewSettings, progress_text, review_game, review_text
 from .screen import Part
 from .words import Words

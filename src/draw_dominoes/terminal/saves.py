@@ -23,7 +23,7 @@ __all__ = [
     "SAVE_VERSION",
     "SaveError",
     "Saved",
-    "Seat",
+    "SavedSeat",
     "Unfinished",
     "data_directory",
     "latest_unfinished",
@@ -48,7 +48,7 @@ class SaveError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class SavedSeat:
     """Who plays a seat: ``human`` or a bot's registry name, and an optional chosen name."""
 
     player: str
@@ -67,7 +67,7 @@ class Saved:
     """A save read back: where it lives, the seats, the language and the replayed match."""
 
     path: Path
-    seats: tuple[Seat, ...]
+    seats: tuple[SavedSeat, ...]
     lang: str
     match: Match
     hints: bool = False
@@ -135,7 +135,7 @@ def new_save_path(directory: Path, now: float | None = None) -> Path:
 
 
 def write_save(
-    path: Path, seats: tuple[Seat, ...], lang: str, match: Match, hints: bool = False
+    path: Path, seats: tuple[SavedSeat, ...], lang: str, match: Match, hints: bool = False
 ) -> None:
     """Write beside ``path``, then rename into place: a kill never leaves half a save."""
     document = {
@@ -160,7 +160,7 @@ def write_save(
         raise
 
 
-def _seat(value: object, number: int) -> Seat:
+def _seat(value: object, number: int) -> SavedSeat:
     if not isinstance(value, dict):
         raise SaveError(f"seat {number} is not a JSON object")
     player, name = value.get("player"), value.get("name")
@@ -168,7 +168,7 @@ def _seat(value: object, number: int) -> Seat:
         raise SaveError(f"seat {number}: unknown player {player!r}")
     if name is not None and not isinstance(name, str):
         raise SaveError(f"seat {number}: the name must be text, not {name!r}")
-    return Seat(player, name)
+    return SavedSeat(player, name)
 
 
 def read_save(path: Path) -> Saved:
@@ -206,7 +206,7 @@ def read_save(path: Path) -> Saved:
     return Saved(path, seats, lang, match, hints)
 
 
-def read_game(path: Path) -> tuple[Round | Match, tuple[Seat, ...], str | None, bool]:
+def read_game(path: Path) -> tuple[Round | Match, tuple[SavedSeat, ...], str | None, bool]:
     """The game in ``path``, a save of terminal play or a game record: the game, its seats
     (people, for a record), its language (None for a record) and whether it is a save.
     SaveError or RecordError (never a change to the file) when it cannot be read."""
@@ -221,7 +221,7 @@ def read_game(path: Path) -> tuple[Round | Match, tuple[Seat, ...], str | None, 
         saved = read_save(path)
         return saved.match, saved.seats, saved.lang, True
     game = record.loads(text)
-    return game, tuple(Seat(HUMAN) for _ in range(game.players)), None, False
+    return game, tuple(SavedSeat(HUMAN) for _ in range(game.players)), None, False
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import bots
 from ..actions import Action, Draw, Pass, Place
-from ..i18n import explain_outcome, translate
+from ..game import play as take_turns
+from ..i18n import explain_outcome, port_label, translate
 from ..match import Match
 from ..round import Round
 from ..tiles import Tile
 from ..view import PlayerView
-from .hands import drawn_tile, hand_order, own_draws
+from .hands import hand_order, last_drawn
 from .moves import ChooseEnd, Command, Refusal, describe_line, read_end, read_move
-from .saves import Seat, write_save
+from .saves import SavedSeat
 from .screen import Part, Screen
-from .words import Words
+from .sitting import Sitting
 
 __all__ = ["Quit", "Session"]
 
@@ -28,54 +28,38 @@ class Quit(Exception):
     """The player asked to stop; the match is already saved."""
 
 
-class Session:
+class Typed:
+    """A person's seat (``draw_dominoes.game.Player``): the move is typed at the keyboard."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def choose(self, view: PlayerView) -> Action:
+        return self.session.human_turn(view)
+
+
+class Session(Sitting):
     """Plays ``match`` to its end (or until a person quits), showing each seat only its view."""
 
     def __init__(
         self,
         match: Match,
-        seats: tuple[Seat, ...],
+        seats: tuple[SavedSeat, ...],
         lang: str,
         screen: Screen,
         save_path: Path,
         hints: bool = False,
     ) -> None:
-        self.match = match
-        self.seats = seats
-        self.lang = lang
-        self.words = Words(lang)
+        self.sit(match, seats, lang, save_path, hints)
         self.screen = screen
-        self.save_path = save_path
-        self.hints = hints
         self.hints_offered = False  # ! was typed with hints off: again switches them on
-        self.names = [self.words.seat_name(seat, number) for number, seat in enumerate(seats)]
-        self.humans = [number for number, seat in enumerate(seats) if seat.is_human]
         self.seen = dict.fromkeys(self.humans, 0)  # per person: history entries already shown
         self.shown = 0  # history entries shown to whoever sits at the keyboard
         self.at_keyboard: int | None = None
         self.heading = ""  # the current round's heading, shown again after a hand-over
-        self.save_problem: OSError | None = None  # why the last save failed, until one works
 
-    # ----------------------------------------------------------------- saving
-
-    def save(self, tell: bool = True) -> bool:
-        """Write the save; a failure (disk full, no permission) is told once and the match goes
-        on in memory, and every later action tries again. Whether the match is now saved;
-        ``tell=False`` when the caller says what became of it."""
-        try:
-            write_save(self.save_path, self.seats, self.lang, self.match, self.hints)
-        except OSError as exc:
-            if self.save_problem is None and tell:
-                self.screen.say(
-                    (self.words("save_failed", path=self.save_path, problem=exc), "bold red")
-                )
-            self.save_problem = exc
-            return False
-        if self.save_problem is not None:
-            self.save_problem = None
-            if tell:
-                self.screen.say(self.words("save_recovered", path=self.save_path))
-        return True
+    def tell(self, text: str, style: str) -> None:
+        self.screen.say((text, style) if style else text)
 
     # ----------------------------------------------------------------- the match
 
@@ -86,8 +70,11 @@ class Session:
             if resumed:  # show what happened so far in this round, since nobody saw it
                 self.seen = dict.fromkeys(self.humans, 0)
                 self.shown = 0
-            while not self.match.is_over:
-                self._step()
+            players = {seat: Typed(self) for seat in self.humans} | self.bot_seats
+            round_ = self.match.current_round
+            for seat, action in take_turns(self.match, players):  # the one turn loop
+                self._played(round_, seat, action)
+                round_ = self.match.current_round
             self._announce_winner()
         except (Quit, EOFError, KeyboardInterrupt):
             self.screen.blank()
@@ -99,54 +86,42 @@ class Session:
                 )
         return 0
 
-    def _step(self) -> None:
-        match = self.match
-        seat = match.current_player
-        game = match.current_round
-        if self.seats[seat].is_human:
-            action = self._human_turn(seat)
-        else:
-            ply = sum(len(r.actions) for r in match.rounds) + len(game.actions)
-            bot = bots.create_for_play(
-                self.seats[seat].player, seed=bots.decision_seed(match.seed, ply, seat)
-            )
-            action = bot.choose(match.view(seat))
-        hand_before = game.hand(seat)
-        match.apply(action)
+    def _played(self, round_: Round, seat: int, action: Action) -> None:
+        """Tell a move as its seat may see it, save, and settle the round it ended."""
         if not self.humans:
             self.screen.say(self.words.action(self.names[seat], action))
         elif self.seats[seat].is_human:
-            drawn = drawn_tile(hand_before, game.hand(seat)) if isinstance(action, Draw) else None
+            drawn = last_drawn(round_.view(seat)) if isinstance(action, Draw) else None
             self.screen.say(self.words.own_action(action, drawn))
-            self.seen[seat] = self.shown = len(game.actions)
+            self.seen[seat] = self.shown = len(round_.actions)
         self.save()
-        if game.is_over:
-            self._round_over(game)
-            if not match.is_over:
+        if round_.is_over:
+            self._round_over(round_)
+            if not self.match.is_over:
                 self._announce_round()
 
     def _announce_round(self) -> None:
-        game = self.match.current_round
+        round_ = self.match.current_round
         number = len(self.match.rounds) + 1
         self.screen.blank()
-        self.heading = self.words("round_heading", number=number, name=self.names[game.leader])
+        self.heading = self.words("round_heading", number=number, name=self.names[round_.leader])
         self.screen.heading(self.heading)
-        self.seen = dict.fromkeys(self.humans, len(game.actions))
-        self.shown = len(game.actions)
+        self.seen = dict.fromkeys(self.humans, len(round_.actions))
+        self.shown = len(round_.actions)
 
-    def _round_over(self, game: Round) -> None:
+    def _round_over(self, round_: Round) -> None:
         words = self.words
         if self.humans:
-            for seat, action in game.history[self.shown :]:
+            for seat, action in round_.history[self.shown :]:
                 self.screen.say(words.action(self.names[seat], action))
         number = len(self.match.rounds)
-        outcome = game.outcome
+        outcome = round_.outcome
         assert outcome is not None
         self.screen.blank()
         self.screen.heading(words("round_over", number=number))
-        self.screen.say(words("line"), ": ", str(game.line))
+        self.screen.say(words("line"), ": ", str(round_.line))
         self.screen.say(words("hands_revealed"))
-        view = game.view(0)
+        view = round_.view(0)
         for seat, hand in enumerate(view.revealed_hands):
             total = sum(tile.pips for tile in hand)
             self.screen.say(
@@ -161,10 +136,7 @@ class Session:
                 raise Quit
 
     def _scoreboard(self) -> None:
-        scores = ", ".join(
-            self.words("score_entry", name=name, score=score)
-            for name, score in zip(self.names, self.match.scores)
-        )
+        scores = self.words.scores(self.names, self.match.scores)
         self.screen.say(self.words("scores", scores=scores, target=self.match.target))
 
     def _announce_winner(self) -> None:
@@ -198,11 +170,12 @@ class Session:
                 self.screen.heading(self.heading)
         self.at_keyboard = seat
 
-    def _human_turn(self, seat: int) -> Action:
-        self._hand_over(seat)
-        view = self.match.view(seat)
+    def human_turn(self, view: PlayerView) -> Action:
+        """A person's move, typed (asked again until it is a legal one)."""
+        assert view.player is not None  # the terminal shows a seat's own view
+        self._hand_over(view.player)
         self._show_turn(view)
-        hand = self._hand_order(view)
+        hand = hand_order(view)
         while True:
             reading = read_move(self.screen.ask(self._prompt(view, hand)), view, self.words, hand)
             while isinstance(reading, ChooseEnd):  # asked again until it is an end or a command
@@ -232,13 +205,6 @@ class Session:
             self._hint(view)
         else:
             self.screen.say(self.words("help"))
-
-    def _hand_order(self, view: PlayerView) -> list[Tile]:
-        assert view.player is not None  # the terminal shows a seat's own view
-        return hand_order(self.match.current_round, view.player)
-
-    def _own_draws(self, seat: int) -> dict[int, Tile]:
-        return own_draws(self.match.current_round, seat)
 
     def _hint(self, view: PlayerView) -> None:
         """The analysis's best action for this seat's view, if the match allows hints."""
@@ -270,7 +236,7 @@ class Session:
         if news:
             acted = any(who == seat for who, _ in view.history[:start])
             screen.say(words("since_last_turn" if acted else "so_far"))
-            drawn = self._own_draws(seat)
+            drawn = view.own_draws
             for number, (who, action) in enumerate(news, start):
                 if who == seat:  # after a resume: your own moves, as you made them
                     screen.say("  ", words.own_action(action, drawn.get(number)))
@@ -292,7 +258,7 @@ class Session:
         self._show_line(view)
         playable = {a.tile for a in view.legal_actions if isinstance(a, Place)}
         parts: list[Part] = [words("your_hand"), ":"]
-        for number, tile in enumerate(self._hand_order(view), 1):
+        for number, tile in enumerate(hand_order(view), 1):
             mark = "*" if tile in playable else ""
             parts += ["  ", (f"{number} {tile}{mark}", PLAYABLE if tile in playable else DIM)]
         screen.say(*parts)
@@ -317,10 +283,10 @@ class Session:
                 "free_ends",
                 left=left.value,
                 left_tile=left.tile,
-                left_port=left.port.label(self.lang),
+                left_port=port_label(left.port, self.lang),
                 right=right.value,
                 right_tile=right.tile,
-                right_port=right.port.label(self.lang),
+                right_port=port_label(right.port, self.lang),
             )
         )
 

@@ -95,9 +95,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from .. import bots
-    from ..cli import invocation
     from ..i18n import language_from_environment, translate
     from .saves import saves_directory
+    from .shell import invocation
 
     lang: str = args.lang or language_from_environment()
     directory = saves_directory()

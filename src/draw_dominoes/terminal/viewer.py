@@ -10,7 +10,7 @@ from ..line import Line
 from ..match import Match
 from ..round import Round
 from .moves import describe_line
-from .saves import Seat
+from .saves import SavedSeat
 from .screen import Screen
 from .words import Words
 
@@ -31,7 +31,7 @@ class Viewer:
     """Shows finished rounds in full (their hands are revealed anyway); an unfinished round of a
     save shows only what every player may see (R21), so a replay never spoils a resumed match."""
 
-    def __init__(self, seats: tuple[Seat, ...], lang: str, screen: Screen, step: bool) -> None:
+    def __init__(self, seats: tuple[SavedSeat, ...], lang: str, screen: Screen, step: bool) -> None:
         self.words = Words(lang)
         self.lang = lang
         self.screen = screen
@@ -57,16 +57,16 @@ class Viewer:
             rounds.append(match.current_round)
         scores = [0] * match.players
         try:
-            for number, game in enumerate(rounds, 1):
+            for number, round_ in enumerate(rounds, 1):
                 self.screen.blank()
                 self.screen.heading(
-                    words("round_heading", number=number, name=self.names[game.leader])
+                    words("round_heading", number=number, name=self.names[round_.leader])
                 )
-                self._moves(game)
-                if game.outcome is not None:
-                    for seat, credit in enumerate(game.outcome.credits):
+                self._moves(round_)
+                if round_.outcome is not None:
+                    for seat, credit in enumerate(round_.outcome.credits):
                         scores[seat] += credit
-                    self._settle(game, number, scores, match.target)
+                    self._settle(round_, number, scores, match.target)
         except Stop:
             return
         self.screen.blank()
@@ -80,22 +80,22 @@ class Viewer:
         else:
             self.screen.say(words("replay_unfinished", path=path))
 
-    def show_round(self, game: Round, path: Path) -> None:
-        self._heading(path, game.players, game.target, game.seed if game.is_over else None)
-        self.screen.heading(self.words("replay_round_only", name=self.names[game.leader]))
+    def show_round(self, round_: Round, path: Path) -> None:
+        self._heading(path, round_.players, round_.target, round_.seed if round_.is_over else None)
+        self.screen.heading(self.words("replay_round_only", name=self.names[round_.leader]))
         try:
-            self._moves(game)
-            if game.outcome is not None:
-                scores = [s + c for s, c in zip(game.scores, game.outcome.credits)]
-                self._settle(game, 1, scores, game.target)
+            self._moves(round_)
+            if round_.outcome is not None:
+                scores = [s + c for s, c in zip(round_.scores, round_.outcome.credits)]
+                self._settle(round_, 1, scores, round_.target)
         except Stop:
             return
 
-    def _moves(self, game: Round) -> None:
+    def _moves(self, round_: Round) -> None:
         words, screen = self.words, self.screen
-        finished = game.is_over
-        hands, boneyard = game.deal
-        replayed = Round.from_deal(hands, boneyard, game.leader, scores=game.scores)
+        finished = round_.is_over
+        hands, boneyard = round_.deal
+        replayed = Round.from_deal(hands, boneyard, round_.leader, scores=round_.scores)
         if finished:
             screen.say(words("replay_deal"))
             for seat, hand in enumerate(hands):
@@ -106,7 +106,7 @@ class Viewer:
         else:
             screen.say(words("replay_hidden"))
         steps: list[tuple[str, Line]] = []
-        for seat, action in game.history:
+        for seat, action in round_.history:
             before = replayed.hand(seat)
             replayed.apply(action)
             drawn = None
@@ -145,14 +145,14 @@ class Viewer:
             return 1
         return 1
 
-    def _settle(self, game: Round, number: int, scores: list[int], target: int) -> None:
+    def _settle(self, round_: Round, number: int, scores: list[int], target: int) -> None:
         words, screen = self.words, self.screen
-        outcome = game.outcome
+        outcome = round_.outcome
         assert outcome is not None
         screen.heading(words("round_over", number=number))
         screen.say(words("hands_revealed"))
-        for seat in range(game.players):
-            hand = game.hand(seat)
+        for seat in range(round_.players):
+            hand = round_.hand(seat)
             total = sum(tile.pips for tile in hand)
             screen.say(
                 "  ",

@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Action, Draw, Pass, Place
-from ..cli import invocation
 from ..i18n import translate
 from ..tiles import Tile
-from .saves import Seat
+from .saves import SavedSeat
+from .shell import invocation
 
 __all__ = ["Words"]
 
 
 class Words:
     """``words("key", ...)`` is the message ``terminal.key`` in this language; ``{command}`` in
-    a message is how to run this program from a shell (see ``draw_dominoes.cli.invocation``)."""
+    a message is how to run this program from a shell (see ``shell.invocation``)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -35,7 +35,7 @@ class Words:
         except KeyError:
             return bot
 
-    def seat_name(self, seat: Seat, number: int) -> str:
+    def seat_name(self, seat: SavedSeat, number: int) -> str:
         """The chosen name, else "Player 1" for people and "Bot 2 (greedy)" for bots."""
         if seat.name:
             return seat.name
@@ -45,6 +45,10 @@ class Words:
 
     def tiles(self, tiles: tuple[Tile, ...] | list[Tile]) -> str:
         return " ".join(str(tile) for tile in tiles) if tiles else self("no_tiles")
+
+    def scores(self, names: list[str], scores: tuple[int, ...], sep: str = ", ") -> str:
+        """``Anna: 12, Bot 2 (greedy): 30``: a name and a score read apart."""
+        return sep.join(self("score_entry", name=n, score=s) for n, s in zip(names, scores))
 
     def names(self, names: list[str]) -> str:
         """``A``, ``A and B``, ``A, B and C``."""

@@ -1,10 +1,10 @@
 """Tournaments between bots: duplicate-format games, parallel runners, statistics and reports."""
 
-from .runner import Game, Tournament, play_game, run_tournament
+from .runner import Fixture, Tournament, play_game, run_tournament
 from .stats import Report, bradley_terry, summarize, wilson
 
 __all__ = [
-    "Game",
+    "Fixture",
     "Report",
     "Tournament",
     "bradley_terry",

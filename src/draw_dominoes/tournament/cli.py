@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import itertools
-import json
 import math
 import sys
 from pathlib import Path
@@ -99,32 +98,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_option(text: str) -> tuple[str, str, Any]:
-    """``ismcts.iterations=400`` -> ("ismcts", "iterations", 400); values are JSON or text."""
+def parse_option(text: str) -> tuple[str, str, str]:
+    """``ismcts.iterations=400`` -> ("ismcts", "iterations", "400"): the value as text, to be
+    read by the bot's options (``bots.typed_options``) once the bot is known."""
     name_key, sep, raw = text.partition("=")
     name, dot, key = name_key.partition(".")
     if not sep or not dot or not name or not key:
         raise ValueError(f"not a bot option: {text!r} (expected BOT.KEY=VALUE)")
-    try:
-        value: Any = json.loads(raw)
-    except ValueError:
-        value = raw
-    return name.strip(), key.strip(), value
+    return name.strip(), key.strip(), raw.strip()
 
 
 def parse_variant(text: str) -> tuple[str, str, dict[str, Any]]:
-    """``fast=ismcts:iterations=300,epsilon=0.2`` -> ("fast", "ismcts", {...}); values are
-    JSON or text, as in ``--option``."""
-    name, sep, rest = text.partition("=")
-    base, _, settings = rest.partition(":")
-    name, base = name.strip(), base.strip()
-    if not sep or not name or not base or "," in name or "." in name:
+    """``fast=ismcts:iterations=300,epsilon=0.2`` -> ("fast", "ismcts", {"iterations": 300,
+    "epsilon": 0.2}): the spec after ``NAME=`` read by ``bots.split_spec`` and its options
+    typed and checked by the bot's options (``bots.typed_options``)."""
+    name, sep, spec = text.partition("=")
+    name = name.strip()
+    if not sep or not name or "," in name or "." in name or not spec.partition(":")[0].strip():
         raise ValueError(f"not a bot variant: {text!r} (expected NAME=BOT[:KEY=VALUE,...])")
-    options: dict[str, Any] = {}
-    for pair in filter(None, (p.strip() for p in settings.split(","))):
-        _, key, value = parse_option(f"{name}.{pair}")
-        options[key] = value
-    return name, base, options
+    base, settings = bots.split_spec(spec)
+    return name, base, bots.typed_options(base, settings)
 
 
 def tables_for(names: list[str], players: int) -> list[tuple[str, ...]]:
@@ -171,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         for text in args.option:
             name, key, value = parse_option(text)
             options.setdefault(name, {})[key] = value
+        options = {n: bots.typed_options(variants.get(n, n), o) for n, o in options.items()}
         matches = DEFAULT_MATCHES if args.matches is None else args.matches
         if matches < 1:
             raise ValueError(f"--matches must be at least 1, not {matches}")

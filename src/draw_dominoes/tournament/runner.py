@@ -13,14 +13,16 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from .. import bots
-from ..game import Game as Playing
+from ..actions import Action
+from ..game import Game, play
 from ..match import Match
 from ..round import Round
 from ..rules import RULES
+from ..view import PlayerView
 
 __all__ = [
     "FORMAT",
-    "Game",
+    "Fixture",
     "ResultsFileError",
     "Tournament",
     "load_results",
@@ -92,13 +94,13 @@ class Tournament:
             **({"variants": self.variants} if self.variants else {}),
         }
 
-    def games(self) -> Iterator[Game]:
+    def games(self) -> Iterator[Fixture]:
         """Every game, deal by deal: for each table, each deal in each seat permutation."""
         for deal in range(self.deals):
             for number, table in enumerate(self.tables):
                 deal_seed = random.Random(f"{self.seed}/{number}/{deal}").randrange(2**63)
                 for seats in seat_permutations(table):
-                    yield Game(
+                    yield Fixture(
                         key=f"t{number}-d{deal}-{'-'.join(seats)}",
                         table=number,
                         deal=deal,
@@ -116,7 +118,7 @@ def seat_permutations(table: Sequence[str]) -> list[tuple[str, ...]]:
 
 
 @dataclass(frozen=True)
-class Game:
+class Fixture:
     """One game to play: its seats, its deal seed and the bots' options. Plain data, picklable."""
 
     key: str
@@ -152,34 +154,31 @@ class GameResult(TypedDict):
     seconds: list[float]
 
 
-def play_game(game: Game) -> GameResult:
+def play_game(fixture: Fixture) -> GameResult:
     """Play one game and return its result as plain JSON data.
 
     Bots get their seat's view only; a bot that needs the whole round (``omniscient``)
     is the one exception, and is given it through ``choose_with_round``.
     """
-    n = len(game.seats)
-    players = [
-        bots.create(
-            game.variants.get(name, name),
-            random.Random(f"{game.seed}/{seat}/{name}").randrange(2**63),
-            **game.options.get(name, {}),
-        )
-        for seat, name in enumerate(game.seats)
-    ]
-    decisions = [0] * n
-    thinking = [0.0] * n
-    clock = time.perf_counter
-    playing: Playing = (
-        Match.new(n, seed=game.seed) if game.unit == "match" else Round.new(n, seed=game.seed)
+    n = len(fixture.seats)
+    playing: Game = (
+        Match.new(n, seed=fixture.seed)
+        if fixture.unit == "match"
+        else Round.new(n, seed=fixture.seed)
     )
-    while not playing.is_over:  # a match and a round are played alike (both are Games)
-        seat = playing.current_player
-        start = clock()
-        action = _choose(players[seat], playing, seat)
-        thinking[seat] += clock() - start
-        decisions[seat] += 1
-        playing.apply(action)
+    seats = [
+        _TimedSeat(
+            bots.create(
+                fixture.variants.get(name, name),
+                random.Random(f"{fixture.seed}/{seat}/{name}").randrange(2**63),
+                **fixture.options.get(name, {}),
+            ),
+            playing,
+        )
+        for seat, name in enumerate(fixture.seats)
+    ]
+    for _ in play(playing, seats):  # a match and a round are played alike (both are Games)
+        pass
     if isinstance(playing, Match):
         finished = list(playing.rounds)
         scores = list(playing.scores)
@@ -197,26 +196,40 @@ def play_game(game: Game) -> GameResult:
             {"kind": str(outcome.kind), "winner": outcome.winner, "points": outcome.points}
         )
     return {
-        "key": game.key,
-        "table": game.table,
-        "deal": game.deal,
-        "seats": list(game.seats),
-        "seed": game.seed,
+        "key": fixture.key,
+        "table": fixture.table,
+        "deal": fixture.deal,
+        "seats": list(fixture.seats),
+        "seed": fixture.seed,
         "scores": scores,
         "winners": winners,
         "rounds": rounds,
-        "decisions": decisions,
-        "seconds": [round(t, 4) for t in thinking],
+        "decisions": [seat.decisions for seat in seats],
+        "seconds": [round(seat.seconds, 4) for seat in seats],
     }
 
 
-def _choose(bot: Any, playing: Playing, seat: int) -> Any:
-    """The bot's action from its seat's view; only a bot that needs the whole round
-    (``omniscient``) is given the round itself."""
-    if getattr(bot, "needs_round", False):
-        round_ = playing.current_round if isinstance(playing, Match) else playing
-        return bot.choose_with_round(round_)
-    return bot.choose(playing.view(seat))
+class _TimedSeat:
+    """A seat's bot as the turn loop's player (``game.play``), its decisions counted and
+    timed; only a bot that needs the whole round (``omniscient``) is given the round
+    itself rather than the view."""
+
+    def __init__(self, bot: Any, playing: Game) -> None:
+        self.bot, self.playing = bot, playing
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def choose(self, view: PlayerView) -> Action:
+        start = time.perf_counter()
+        bot, playing = self.bot, self.playing
+        if getattr(bot, "needs_round", False):
+            round_ = playing.current_round if isinstance(playing, Match) else playing
+            action: Action = bot.choose_with_round(round_)
+        else:
+            action = bot.choose(view)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
 
 
 # ------------------------------------------------------------------ results file
@@ -274,12 +287,12 @@ def load_results(path: Path, tournament: Tournament) -> dict[str, GameResult]:
 # ------------------------------------------------------------------ backends
 
 
-def _serial(games: list[Game], workers: int, address: str | None) -> Iterator[GameResult]:
+def _serial(games: list[Fixture], workers: int, address: str | None) -> Iterator[GameResult]:
     for game in games:
         yield play_game(game)
 
 
-def _processes(games: list[Game], workers: int, address: str | None) -> Iterator[GameResult]:
+def _processes(games: list[Fixture], workers: int, address: str | None) -> Iterator[GameResult]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -298,7 +311,7 @@ def _processes(games: list[Game], workers: int, address: str | None) -> Iterator
                 future.cancel()
 
 
-def _ray(games: list[Game], workers: int, address: str | None) -> Iterator[GameResult]:
+def _ray(games: list[Fixture], workers: int, address: str | None) -> Iterator[GameResult]:
     import ray
 
     started_here = not ray.is_initialized()
@@ -325,7 +338,7 @@ def _ray(games: list[Game], workers: int, address: str | None) -> Iterator[GameR
             ray.shutdown()
 
 
-BACKENDS: dict[str, Callable[[list[Game], int, str | None], Iterator[GameResult]]] = {
+BACKENDS: dict[str, Callable[[list[Fixture], int, str | None], Iterator[GameResult]]] = {
     "serial": _serial,
     "processes": _processes,
     "ray": _ray,
@@ -379,5 +392,5 @@ def games_by_key(records: Iterable[GameResult]) -> dict[str, GameResult]:
     return {r["key"]: r for r in records}
 
 
-def describe(game: Game) -> dict[str, Any]:
-    return asdict(game)
+def describe(fixture: Fixture) -> dict[str, Any]:
+    return asdict(fixture)

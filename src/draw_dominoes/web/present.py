@@ -9,14 +9,14 @@ from typing import Any
 from .. import bots
 from ..actions import Action, Draw, Pass, Place
 from ..analysis import KINDS
-from ..i18n import explain_outcome, translate
+from ..i18n import describe_line, explain_outcome, translate
 from ..line import Line
 from ..match import Match
 from ..render import svg
 from ..round import Round
 from .encoding import encode
-from .runtime.live import Connection, LiveTable
-from .table import Seat, TableState, UserError
+from .runtime.live import LiveTable, Socket
+from .table import TableSeat, TableState, UserError
 from .table_facts import chat_entries, clock_entry, leaving_entry, result_entry
 
 __all__ = [
@@ -119,7 +119,7 @@ def review_messages(lang: str) -> dict[str, str]:
     return {f"web.kind_{kind}": translate(f"common.kind_{kind}", lang) for kind in KINDS}
 
 
-def seat_name(seat: Seat, lang: str) -> str:
+def seat_name(seat: TableSeat, lang: str) -> str:
     """A seat's name as shown: a person's own, a bot's label in the reader's language,
     named by the level it plays ("Bot 2 (medium)"): an algorithm's name means nothing to
     a player."""
@@ -176,7 +176,7 @@ def last_announcement(table: TableState, lang: str) -> str | None:
 
 
 def encoded_state(
-    live: LiveTable, conn: Connection, *, announce: bool, now: float | None = None
+    live: LiveTable, conn: Socket, *, announce: bool, now: float | None = None
 ) -> str:
     """The state text for ``conn``, built once per table state for every connection
     with the same seat, language and size (spectators share theirs). While a round's end
@@ -234,9 +234,9 @@ def encode_state(
     else:
         owner = match.current_round
         view = dict(view)
-        history = live.growing["history"].encode(owner, view.pop("history"))
+        history = live.grown("history", view["player"]).encode(owner, view.pop("history"))
         drawn = dict(view.pop("line"))
-        placements = live.growing["placements"].encode(owner, drawn.pop("placements"))
+        placements = live.grown("placements").encode(owner, drawn.pop("placements"))
         line_text = encode(drawn)[:-1] + ',"placements":' + placements + "}"
         view_text = encode(view)[:-1] + ',"history":' + history + ',"line":' + line_text + "}"
     return (
@@ -266,7 +266,7 @@ def presence_text(table: TableState) -> str:
 
 
 def seat_entry(
-    table: TableState, seat: Seat, lang: str, connected: tuple[bool, ...]
+    table: TableState, seat: TableSeat, lang: str, connected: tuple[bool, ...]
 ) -> dict[str, Any]:
     return {
         "seat": seat.seat,
@@ -331,7 +331,7 @@ def state_message(
     view = match.view(seat)  # a spectator's is the public view: no hand, no legal actions
     message["view"] = view.to_dict()
     message["line_svg"] = line_svg(view.line, lang, width, "line-svg", height, role="group")
-    message["line_description"] = view.line.describe(lang)
+    message["line_description"] = describe_line(view.line, lang)
     names = seat_names(table, lang)
     message["rounds"] = score_sheet(match.rounds, names, lang)
     if match.rounds:
@@ -421,7 +421,7 @@ def round_summary(
         "number": number,
         "revealed_hands": [[str(t) for t in finished.hand(s)] for s in range(finished.players)],
         "line_svg": line_svg(finished.line, lang, width, "last-line-svg", height, markers=False),
-        "line_description": finished.line.describe(lang),
+        "line_description": describe_line(finished.line, lang),
         "last_placed": str(placements[-1][0]) if placements else None,
         "explanation": sentence(explain_outcome(outcome, list(names), lang)),
         "pip_totals": list(outcome.pip_totals),
@@ -477,7 +477,7 @@ def replay_step(
         "line_svg": line_svg(
             showing.line, lang, snap_width(width), "replay-line-svg", snap_height(height)
         ),
-        "line_description": showing.line.describe(lang),
+        "line_description": describe_line(showing.line, lang),
         "hands": [[str(t) for t in showing.hand(s)] for s in range(showing.players)],
         "boneyard_size": showing.boneyard_size,
         "scores": list(replay.scores),

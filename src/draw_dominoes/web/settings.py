@@ -7,7 +7,7 @@ from typing import Any
 
 from .limits import API_GETS, HINTS
 
-__all__ = ["Settings", "option"]
+__all__ = ["Settings", "option", "seconds"]
 
 
 def option(default: Any, help: str, *, flag: bool = True, group: str = "", **more: Any) -> Any:
@@ -16,6 +16,11 @@ def option(default: Any, help: str, *, flag: bool = True, group: str = "", **mor
     if isinstance(default, list | tuple | dict):
         return field(default_factory=lambda: type(default)(default), metadata=meta)
     return field(default=default, metadata=meta)
+
+
+def seconds(default: float, help: str, *, group: str = "") -> Any:
+    """A duration in seconds: each such option is shown as ``SECONDS``."""
+    return option(default, help, group=group, metavar="SECONDS")
 
 
 @dataclass(frozen=True)
@@ -35,26 +40,15 @@ class Settings:
         "a redis:// URL: run as one process among many on one PostgreSQL database",
         metavar="URL",
     )
-    bot_delay: float = option(
-        0.8, "pause before each bot move, so people can follow the game", metavar="SECONDS"
+    bot_delay: float = seconds(0.8, "pause before each bot move, so people can follow the game")
+    round_pause: float = seconds(
+        30.0, "at most this many seconds a round's end is shown (0: not)", group="tables"
     )
-    round_pause: float = option(
-        30.0,
-        "at most this many seconds a round's end is shown (0: not)",
-        group="tables",
-        metavar="SECONDS",
+    away_seconds: float = seconds(
+        60.0, "after this long away on their turn, the bot plays for one", group="tables"
     )
-    away_seconds: float = option(
-        60.0,
-        "after this long away on their turn, the bot plays for one",
-        group="tables",
-        metavar="SECONDS",
-    )
-    host_grace: float = option(
-        10.0,
-        "after this long gone from the lobby, the next person hosts",
-        group="tables",
-        metavar="SECONDS",
+    host_grace: float = seconds(
+        10.0, "after this long gone from the lobby, the next person hosts", group="tables"
     )
     rate: float = option(15.0, "messages a second each connection may send", metavar="N")
     burst: float | None = option(
@@ -147,11 +141,10 @@ class Settings:
     bus_prefix: str = option(
         "draw:", "the prefix of every channel on the bus", group="processes", metavar="TEXT"
     )
-    lease_seconds: float = option(
+    lease_seconds: float = seconds(
         5.0,
         "a table's owner must renew its lease within this time, or another takes it",
         group="processes",
-        metavar="SECONDS",
     )
     hold_tables: bool = option(
         False,
@@ -159,10 +152,9 @@ class Settings:
         " another (by default it moves there, and nothing of it crosses the bus)",
         group="processes",
     )
-    bot_wait: float = option(
+    bot_wait: float = seconds(
         20.0,
         "play now: seconds a person who agreed to bots waits for people before bots fill the table",
-        metavar="SECONDS",
     )
     debug: bool = option(False, "serve the API documentation at /docs")
     allow_seeds: bool = option(

@@ -27,7 +27,7 @@ from ..names import BadName
 from ..present import seat_name
 from ..stores.base import AccountRow, GameRow, hash_token
 from ..table import UserError
-from ..table.state import Seat
+from ..table.state import TableSeat
 from .deps import ServicesDep, body_of, limit_key, request_lang, signed_in
 from .ratings import history_of_account, ratings_of_account
 
@@ -179,7 +179,7 @@ def shown_names(game: GameRow, lang: str) -> list[str]:
         return list(game.names)
     seats = zip(game.names, game.kinds, game.levels, strict=True)
     return [
-        seat_name(Seat(number, kind, name, level), lang)
+        seat_name(TableSeat(number, kind, name, level), lang)
         for number, (name, kind, level) in enumerate(seats)
     ]
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -29,7 +30,7 @@ from .deps import (
     signed_in,
 )
 
-__all__ = ["SocketConnection", "router"]
+__all__ = ["PlaySocket", "router"]
 
 log = logging.getLogger(__name__)
 
@@ -39,28 +40,19 @@ CLOSING: set[asyncio.Future[None]] = set()
 """Closes under way (kept so that they are not collected before they finish)."""
 
 
-class SocketConnection:
-    """A seat's (or a spectator's) WebSocket as the runtime sees it; its outbox does the
-    sending, so nobody waits for it."""
+@dataclass(eq=False)
+class PlaySocket:
+    """A seat's (or a spectator's) WebSocket as the runtime sees it (``live.Socket``); its
+    outbox does the sending, so nobody waits for it. Compared by identity: each is one."""
 
-    def __init__(
-        self,
-        seat: int | None,
-        lang: str,
-        width: int,
-        height: int | None,
-        outbox: Outbox,
-        socket: WebSocket,
-        address: str = "?",
-    ) -> None:
-        self.address = address
-        """The client's address (its hints are limited per address)."""
-        self.seat = seat
-        self.lang = lang
-        self.width = width
-        self.height = height
-        self.outbox = outbox
-        self.socket = socket
+    seat: int | None
+    lang: str
+    width: int
+    height: int | None
+    outbox: Outbox
+    socket: WebSocket
+    address: str = "?"
+    """The client's address (its hints are limited per address)."""
 
     def deliver(self, text: str, slot: str | None = None) -> None:
         self.outbox.put(text, slot)
@@ -125,7 +117,7 @@ async def play(socket: WebSocket, table_id: str) -> None:
             token = None
     outbox = Outbox(socket.send_text, cutter(socket, counts), stall_timeout=settings.stall_timeout)
     height = present.snap_height(parse_size(params.get("height")))
-    conn = SocketConnection(seat, lang, width, height, outbox, socket, client_address(socket))
+    conn = PlaySocket(seat, lang, width, height, outbox, socket, client_address(socket))
     if token and seat is None:
         conn.refuse(UserError("bad_token"))
     runtime = services.runtime
@@ -151,7 +143,7 @@ async def play(socket: WebSocket, table_id: str) -> None:
 
 
 async def converse(
-    socket: WebSocket, services: Services, live: LiveTable, conn: SocketConnection
+    socket: WebSocket, services: Services, live: LiveTable, conn: PlaySocket
 ) -> None:
     """Answer one connection's messages until it goes; a flood is cut off."""
     settings, counts = services.settings, services.counts

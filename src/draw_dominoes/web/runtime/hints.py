@@ -12,7 +12,7 @@ from ...view import PlayerView
 from .. import advice, present
 from ..limits import Budget, Refused, address_key
 from ..table import AskHint, UserError
-from .live import Connection, LiveTable
+from .live import LiveTable, Socket
 
 if TYPE_CHECKING:
     from .runtime import TableRuntime
@@ -38,7 +38,7 @@ class Hints:
         self.tasks: set[asyncio.Task[None]] = set()
         """Hints being worked out for this process's tables (for the metrics)."""
 
-    def ask(self, live: LiveTable, conn: Connection | None, asked: AskHint) -> None:
+    def ask(self, live: LiveTable, conn: Socket | None, asked: AskHint) -> None:
         if conn is None:
             return
         seat = asked.seat
@@ -75,7 +75,7 @@ class Hints:
     async def _work_out(
         self,
         live: LiveTable,
-        conn: Connection,
+        conn: Socket,
         asked: AskHint,
         view: PlayerView,
         answer: asyncio.Future[Any],

@@ -11,10 +11,10 @@ from ..encoding import GrowingList
 from ..stores.base import hash_token
 from ..table import TableState
 
-__all__ = ["Connection", "LiveTable"]
+__all__ = ["LiveTable", "Socket"]
 
 
-class Connection(Protocol):
+class Socket(Protocol):
     """One open WebSocket: who it is (a seat or a spectator, from which address), how it
     wants text drawn, and a non-blocking way to hand it encoded messages."""
 
@@ -41,17 +41,16 @@ class LiveTable:
     state: TableState
     owner: str = ""
     """The process that holds the table's lease: this one, or the one it relays for."""
-    connections: set[Connection] = field(default_factory=set)
+    connections: set[Socket] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     touched: float = 0.0
     """When the table was last used (monotonic); idle tables leave memory."""
     encoded: dict[tuple[Any, ...], str] = field(default_factory=dict)
     """Encoded states of ``encoded_for`` by seat, language and size."""
     encoded_for: TableState | None = None
-    growing: dict[str, GrowingList] = field(
-        default_factory=lambda: {"history": GrowingList(), "placements": GrowingList()}
-    )
-    """The encoded history and placements of the current round, shared by every state."""
+    growing: dict[tuple[str, int | None], GrowingList] = field(default_factory=dict)
+    """The encoded history (one per seat: its own draws name their tiles) and placements
+    of the current round, kept between states."""
     bot_task: asyncio.Task[None] | None = None
     timer: asyncio.TimerHandle | None = None
     wake_at: float | None = None
@@ -95,8 +94,9 @@ class LiveTable:
                 return seat.seat
         return None
 
-    def connections_of(self, seat: int | None) -> int:
-        return sum(1 for c in self.connections if c.seat == seat)
+    def grown(self, part: str, seat: int | None = None) -> GrowingList:
+        """The encoded ``part`` of the round (``history``, ``placements``) as ``seat`` sees it."""
+        return self.growing.setdefault((part, seat), GrowingList())
 
     def cached(self, key: tuple[Any, ...]) -> str | None:
         """An encoded state for this very state (a new state drops the old texts)."""

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from .. import present
 from ..settings import Settings
-from ..table import Transition, UserError
+from ..table import UserError
 from ..table import intents as i
-from .live import Connection, LiveTable
+from .live import LiveTable, Socket
 
 if TYPE_CHECKING:
     from .relay import Relay
@@ -32,19 +32,11 @@ class Presence:
 
         def owns(self, live: LiveTable) -> bool: ...
 
-        async def apply(
-            self,
-            live: LiveTable,
-            intent: i.Intent,
-            seat: int | None,
-            conn: Connection | None = None,
-            *,
-            relayed: bool = False,
-        ) -> Transition | None: ...
+        async def apply(self, live: LiveTable, intent: i.Intent, seat: int | None) -> object: ...
 
-        def state_text(self, live: LiveTable, conn: Connection, *, announce: bool) -> str: ...
+        def state_text(self, live: LiveTable, conn: Socket, *, announce: bool) -> str: ...
 
-    async def connect(self, live: LiveTable, conn: Connection) -> None:
+    async def connect(self, live: LiveTable, conn: Socket) -> None:
         """A new connection gets the state; the others only hear, soon, who is here now."""
         if conn.seat is None and live.state.spectators >= self.settings.max_spectators:
             raise UserError("too_many_spectators", limit=self.settings.max_spectators)
@@ -61,7 +53,7 @@ class Presence:
         conn.deliver(present.presence_text(live.state), "presence")
         self.presence_soon(live)
 
-    async def disconnect(self, live: LiveTable, conn: Connection) -> None:
+    async def disconnect(self, live: LiveTable, conn: Socket) -> None:
         if conn not in live.connections:
             return
         live.connections.discard(conn)

@@ -17,7 +17,7 @@ from ..table import Transition, UserError
 from ..table import intents as i
 from ..table.stored import from_row, replay
 from .bus import Bus, BusError
-from .live import Connection, LiveTable
+from .live import LiveTable, Socket
 
 if TYPE_CHECKING:
     from .runtime import TableRuntime
@@ -86,7 +86,7 @@ class Relay:
         self.handovers = 0
         """Tables this process gave to the process where all their connections were."""
         self.handing: set[str] = set()
-        self.local: dict[int, Connection] = {}
+        self.local: dict[int, Socket] = {}
         """Connections here by key, for what an owner sends to one of them."""
 
     async def start(self) -> None:
@@ -99,7 +99,7 @@ class Relay:
         await self.bus.watch(live.id)
 
     async def forward(
-        self, live: LiveTable, intent: i.Intent, seat: int | None, conn: Connection | None
+        self, live: LiveTable, intent: i.Intent, seat: int | None, conn: Socket | None
     ) -> None:
         """Hand an intent to the table's owner and wait for its answer. An owner that does
         not answer may be gone: once its lease runs out this process takes the table."""

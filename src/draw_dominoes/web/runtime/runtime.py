@@ -36,7 +36,7 @@ from ..table.stored import from_row
 from .bots import BotTurns
 from .finished import FinishedMatches
 from .hints import Hints
-from .live import Connection, LiveTable
+from .live import LiveTable, Socket
 from .presence import Presence
 from .rating import newly_finished, rate_match
 from .relay import Relay
@@ -327,7 +327,7 @@ class TableRuntime(Presence, FinishedMatches):
         live: LiveTable,
         intent: i.Intent,
         seat: int | None,
-        conn: Connection | None = None,
+        conn: Socket | None = None,
         *,
         relayed: bool = False,
     ) -> Transition | None:
@@ -398,7 +398,7 @@ class TableRuntime(Presence, FinishedMatches):
         if running >= self.settings.max_bot_tables:
             raise UserError("too_many_bot_tables", limit=self.settings.max_bot_tables)
 
-    def _follow(self, live: LiveTable, transition: Transition, conn: Connection | None) -> None:
+    def _follow(self, live: LiveTable, transition: Transition, conn: Socket | None) -> None:
         announce = False
         for effect in transition.effects:
             if isinstance(effect, Publish):
@@ -432,7 +432,7 @@ class TableRuntime(Presence, FinishedMatches):
 
     # ------------------------------------------------------------ one connection
 
-    async def handle(self, live: LiveTable, conn: Connection, message: dict[str, Any]) -> None:
+    async def handle(self, live: LiveTable, conn: Socket, message: dict[str, Any]) -> None:
         """One client message; ``UserError`` if it is refused (and then nothing changed)."""
         intent = i.parse(message)
         live.touched = time.monotonic()
@@ -454,7 +454,7 @@ class TableRuntime(Presence, FinishedMatches):
 
     # ------------------------------------------------------------ what clients see
 
-    def state_text(self, live: LiveTable, conn: Connection, *, announce: bool) -> str:
+    def state_text(self, live: LiveTable, conn: Socket, *, announce: bool) -> str:
         return present.encoded_state(live, conn, announce=announce, now=self.clock())
 
     def publish(self, live: LiveTable, *, announce: bool = False) -> None:

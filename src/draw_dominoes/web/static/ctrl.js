@@ -26,7 +26,7 @@ export class TableCtrl {
     this.typedName = undefined;  // the join form's draft survives redraws
     // What the last drawing showed, so that the next one knows what is new.
     this.prevSeq = -1;
-    this.prevHand = [];
+    this.handSeq = -1;  // the seq the rack last showed in this match (-1: not yet)
     this.prevRounds = -1;
     this.prevMatch = -1;
     this.wasMyTurn = false;
@@ -290,7 +290,7 @@ export class TableCtrl {
     if (message.table.match_number !== this.prevMatch) {
       this.prevMatch = message.table.match_number;
       this.prevRounds = message.rounds.length;
-      this.prevHand = [];
+      this.handSeq = -1;
       this.selected = null;
     }
     if (!("round_end" in message) && message.rounds.length > this.prevRounds && this.prevRounds >= 0) {
@@ -307,7 +307,7 @@ export class TableCtrl {
     if (myTurn && !this.wasMyTurn) beep();
     this.wasMyTurn = myTurn;
     this.prevSeq = message.seq;
-    this.prevHand = view ? [...view.hand] : [];
+    this.handSeq = message.seq;
     // Only a position after the move ends it: a state of the same position (an answer to
     // a new size, say) may come between the move and the server's answer to it.
     if (this.afterMove && myTurn && message.seq > this.movedAt) this.afterMove = false;

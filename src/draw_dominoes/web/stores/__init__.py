@@ -1,49 +1,16 @@
 """Where tables are kept: one interface (``Store``), an SQLite file or a PostgreSQL database.
 
 ``open_store(where)`` picks the store from what ``--db`` says. The PostgreSQL store is
-imported only when it is asked for: SQLite needs nothing installed.
+imported only when it is asked for: SQLite needs nothing installed. The rows and writes
+a store takes are in ``stores.base``.
 """
 
 from __future__ import annotations
 
-from .base import (
-    LobbyRow,
-    MatchRow,
-    SaveAction,
-    SaveMatch,
-    SaveSeat,
-    SaveTable,
-    SeatRow,
-    StaleWrite,
-    Store,
-    StoreError,
-    StoreUnavailable,
-    TableRow,
-    Write,
-    hash_token,
-)
-from .urls import POSTGRES_SCHEMES, kind, redact
+from .base import Store, StoreError
+from .urls import kind, redact
 
-__all__ = [
-    "POSTGRES_SCHEMES",
-    "LobbyRow",
-    "MatchRow",
-    "SaveAction",
-    "SaveMatch",
-    "SaveSeat",
-    "SaveTable",
-    "SeatRow",
-    "StaleWrite",
-    "Store",
-    "StoreError",
-    "StoreUnavailable",
-    "TableRow",
-    "Write",
-    "hash_token",
-    "kind",
-    "open_store",
-    "redact",
-]
+__all__ = ["Store", "StoreError", "kind", "open_store", "redact"]
 
 
 def open_store(where: str) -> Store:

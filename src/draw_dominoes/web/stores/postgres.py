@@ -38,7 +38,7 @@ from .base import (
     Write,
 )
 from .postgres_schema import MARKER, MIGRATIONS, SCHEMA_VERSIONS
-from .rows import LOBBY_QUERY, TABLE_QUERIES, lobby_rows, stale, table_row
+from .rows import LOBBY_QUERY, TABLE_QUERIES, lobby_rows, new_table, stale, table_row
 from .urls import redact
 
 __all__ = ["MIGRATIONS", "Connection", "PostgresStore", "connect", "one_line"]
@@ -256,28 +256,12 @@ class PostgresStore(
     # ------------------------------------------------------------ tables
 
     def create_table(self, row: TableRow) -> None:
+        table_sql, table, seats_sql, seats = new_table(row, "%s", bool)
+
         def work(conn: Connection) -> None:
-            conn.execute(
-                "INSERT INTO tables (id, players, base_seed, created, public, host, hints,"
-                " state, version, address) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, %s)",
-                (
-                    row.id,
-                    row.players,
-                    row.base_seed,
-                    row.created,
-                    row.public,
-                    row.host,
-                    row.hints,
-                    row.state,
-                    row.address,
-                ),
-            )
+            conn.execute(table_sql, table)
             with conn.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
-                    " VALUES (%s, %s, %s, %s, %s, %s)",
-                    [(row.id, s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
-                )
+                cursor.executemany(seats_sql, seats)
 
         self._run(work)
 

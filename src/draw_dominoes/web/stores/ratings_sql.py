@@ -161,52 +161,26 @@ class RatingStatements:
 
         return self._in_transaction(work, write=True)
 
+    def _found(self, query: str, params: Sequence[Any], make: Callable[[Any], T]) -> list[T]:
+        """What one read finds, each row made a value (``{p}``: the store's placeholder)."""
+        query = query.format(p=self._placeholder)
+        return self._in_transaction(
+            lambda db: [make(row) for row in db.execute(query, params).fetchall()], write=False
+        )
+
     def match_ratings(self, table_id: str, number: int) -> list[RatingChange]:
-        p = self._placeholder
-
-        def work(db: Database) -> list[RatingChange]:
-            found = db.execute(
-                _CHANGES + f" WHERE c.table_id = {p} AND c.number = {p} ORDER BY c.seat",
-                (table_id, number),
-            ).fetchall()
-            return [_change(r) for r in found]
-
-        return self._in_transaction(work, write=False)
+        where = " WHERE c.table_id = {p} AND c.number = {p} ORDER BY c.seat"
+        return self._found(_CHANGES + where, (table_id, number), _change)
 
     def account_ratings(self, account_id: str) -> list[RatingRow]:
-        p = self._placeholder
-
-        def work(db: Database) -> list[RatingRow]:
-            found = db.execute(
-                _RATINGS + f" WHERE r.account_id = {p} ORDER BY r.players",
-                (account_id,),
-            ).fetchall()
-            return [_rating(row) for row in found]
-
-        return self._in_transaction(work, write=False)
+        where = " WHERE r.account_id = {p} ORDER BY r.players"
+        return self._found(_RATINGS + where, (account_id,), _rating)
 
     def rating_history(self, account_id: str, players: int, limit: int) -> list[RatingChange]:
         """The account's latest rated matches at one table size, oldest first."""
-        p = self._placeholder
-
-        def work(db: Database) -> list[RatingChange]:
-            found = db.execute(
-                _CHANGES
-                + f" WHERE c.account_id = {p} AND c.players = {p} ORDER BY c.at DESC LIMIT {p}",
-                (account_id, players, limit),
-            ).fetchall()
-            return [_change(r) for r in found][::-1]
-
-        return self._in_transaction(work, write=False)
+        where = " WHERE c.account_id = {p} AND c.players = {p} ORDER BY c.at DESC LIMIT {p}"
+        return self._found(_CHANGES + where, (account_id, players, limit), _change)[::-1]
 
     def leaderboard(self, players: int, limit: int) -> list[RatingRow]:
-        p = self._placeholder
-
-        def work(db: Database) -> list[RatingRow]:
-            found = db.execute(
-                _RATINGS + f" WHERE r.players = {p} ORDER BY r.rating DESC, a.username LIMIT {p}",
-                (players, limit),
-            ).fetchall()
-            return [_rating(row) for row in found]
-
-        return self._in_transaction(work, write=False)
+        where = " WHERE r.players = {p} ORDER BY r.rating DESC, a.username LIMIT {p}"
+        return self._found(_RATINGS + where, (players, limit), _rating)

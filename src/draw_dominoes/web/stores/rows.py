@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .base import LobbyRow, MatchRow, SeatRow, TableRow
 
-__all__ = ["LOBBY_QUERY", "TABLE_QUERIES", "lobby_rows", "match_rows", "stale", "table_row"]
+__all__ = [
+    "LOBBY_QUERY",
+    "TABLE_QUERIES",
+    "lobby_rows",
+    "match_rows",
+    "new_table",
+    "stale",
+    "table_row",
+]
+
+_TABLE_INSERT = (
+    "INSERT INTO tables (id, players, base_seed, created, public, host, hints, state, version,"
+    " address) VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}, 0, {p})"
+)
+_SEATS_INSERT = (
+    "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
+    " VALUES ({p}, {p}, {p}, {p}, {p}, {p})"
+)
+
+
+def new_table(
+    row: TableRow, p: str, flag: Callable[[bool], Any]
+) -> tuple[str, tuple[Any, ...], str, list[tuple[Any, ...]]]:
+    """A new table's two writes, each with its parameters (the seats' for each seat), in
+    a store's dialect: ``p`` its placeholder, ``flag`` how it keeps a boolean."""
+    public, hints = flag(row.public), flag(row.hints)
+    table = (row.id, row.players, row.base_seed, row.created, public, row.host, hints, row.state)
+    seats = [(row.id, s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats]
+    return _TABLE_INSERT.format(p=p), (*table, row.address), _SEATS_INSERT.format(p=p), seats
 
 
 def match_rows(

@@ -30,7 +30,8 @@ from .base import (
     TableRow,
     Write,
 )
-from .rows import LOBBY_QUERY, TABLE_QUERIES, lobby_rows, stale, table_row
+from .rows import LOBBY_QUERY, TABLE_QUERIES, lobby_rows, new_table, stale, table_row
+from .tables_sql import SQLITE_MIGRATIONS
 
 __all__ = ["MIGRATIONS", "SqliteStore", "unusable"]
 
@@ -40,68 +41,8 @@ ADVICE = "restore it from a backup (draw-dominoes backup) or start with another 
 
 # Migration 1 is the schema web/store.py wrote (IF NOT EXISTS: a file of that store
 # already has these tables, perhaps without the columns added later, see _old_columns).
-_VERSION_1 = (
-    """CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    players INTEGER NOT NULL,
-    base_seed INTEGER NOT NULL,
-    created REAL NOT NULL,
-    public INTEGER NOT NULL DEFAULT 0,
-    host INTEGER NOT NULL DEFAULT 0,
-    hints INTEGER NOT NULL DEFAULT 0
-)""",
-    """CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    level TEXT,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-)""",
-    """CREATE TABLE IF NOT EXISTS matches (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    record TEXT NOT NULL,
-    PRIMARY KEY (table_id, number)
-)""",
-    """CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, number, seq),
-    FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
-)""",
-    """CREATE TABLE IF NOT EXISTS reviews (
-    table_id TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    review TEXT NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (table_id, number),
-    FOREIGN KEY (table_id, number) REFERENCES matches(table_id, number)
-)""",
-)
-
-# Migration 2: what a table needs to be shared by several processes (its state and the
-# compare-and-set's version, the start page's and the limits' columns, the lease).
-_VERSION_2 = (
-    "ALTER TABLE tables ADD COLUMN state TEXT",
-    "ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE tables ADD COLUMN listed INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE tables ADD COLUMN status TEXT NOT NULL DEFAULT 'lobby'",
-    "ALTER TABLE tables ADD COLUMN address TEXT",
-    "ALTER TABLE tables ADD COLUMN solo_address TEXT",
-    "ALTER TABLE tables ADD COLUMN lease_owner TEXT",
-    "ALTER TABLE tables ADD COLUMN lease_until REAL",
-    "CREATE INDEX tables_lobby ON tables (listed, created)",
-    "CREATE INDEX tables_solo ON tables (solo_address, status)",
-)
-
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    _VERSION_1,
-    _VERSION_2,
+    *SQLITE_MIGRATIONS,
     accounts_sql.SQLITE_MIGRATION,
     ratings_sql.SQLITE_MIGRATION,
     seeking_sql.SQLITE_MIGRATION,
@@ -292,30 +233,23 @@ class SqliteStore(
         with self._transaction(write=write) as db:
             return work(db)
 
+    def _row(self, query: str, params: Sequence[Any] = ()) -> Any:
+        """The first row one read finds (``None``: none)."""
+        with self._transaction(write=False) as db:
+            return db.execute(query, params).fetchone()
+
+    def _changed(self, query: str, params: Sequence[Any]) -> int:
+        """How many rows one write changed."""
+        with self._transaction(write=True) as db:
+            return db.execute(query, params).rowcount
+
     # ------------------------------------------------------------ tables
 
     def create_table(self, row: TableRow) -> None:
+        table_sql, table, seats_sql, seats = new_table(row, "?", int)
         with self._transaction(write=True) as db:
-            db.execute(
-                "INSERT INTO tables (id, players, base_seed, created, public, host, hints,"
-                " state, version, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                (
-                    row.id,
-                    row.players,
-                    row.base_seed,
-                    row.created,
-                    int(row.public),
-                    row.host,
-                    int(row.hints),
-                    row.state,
-                    row.address,
-                ),
-            )
-            db.executemany(
-                "INSERT INTO seats (table_id, seat, kind, name, level, token_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(row.id, s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats],
-            )
+            db.execute(table_sql, table)
+            db.executemany(seats_sql, seats)
 
     def commit(
         self, table_id: str, version: int, writes: Sequence[Write], owner: str | None = None
@@ -345,14 +279,10 @@ class SqliteStore(
         return table_row(table_id, found[0], seats, matches, actions) if found else None
 
     def has_table(self, table_id: str) -> bool:
-        with self._transaction(write=False) as db:
-            row = db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return row is not None
+        return self._row("SELECT 1 FROM tables WHERE id = ?", (table_id,)) is not None
 
     def count_tables(self) -> int:
-        with self._transaction(write=False) as db:
-            row = db.execute("SELECT count(*) FROM tables").fetchone()
-        return int(row[0])
+        return int(self._row("SELECT count(*) FROM tables")[0])
 
     def lobby(self, limit: int = 50, per_address: int | None = None) -> list[LobbyRow]:
         query = LOBBY_QUERY.format(listed="listed = 1", per_address="?", limit="?")
@@ -367,42 +297,33 @@ class SqliteStore(
         return lobby_rows(tables, seats)
 
     def solo_running(self, address: str) -> int:
-        with self._transaction(write=False) as db:
-            row = db.execute(
-                "SELECT count(*) FROM tables WHERE solo_address = ? AND status = 'playing'",
-                (address,),
-            ).fetchone()
-        return int(row[0])
+        query = "SELECT count(*) FROM tables WHERE solo_address = ? AND status = 'playing'"
+        return int(self._row(query, (address,))[0])
 
     # ------------------------------------------------------------ reviews
 
     def save_review(self, table_id: str, number: int, review: str, created: float) -> None:
-        with self._transaction(write=True) as db:
-            db.execute(
-                "INSERT INTO reviews (table_id, number, review, created) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (table_id, number) DO NOTHING",
-                (table_id, number, review, created),
-            )
+        self._changed(
+            "INSERT INTO reviews (table_id, number, review, created) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, number) DO NOTHING",
+            (table_id, number, review, created),
+        )
 
     def load_review(self, table_id: str, number: int) -> str | None:
-        with self._transaction(write=False) as db:
-            row = db.execute(
-                "SELECT review FROM reviews WHERE table_id = ? AND number = ?",
-                (table_id, number),
-            ).fetchone()
+        query = "SELECT review FROM reviews WHERE table_id = ? AND number = ?"
+        row = self._row(query, (table_id, number))
         return None if row is None else str(row[0])
 
     # ------------------------------------------------------------ leases
 
     def take_lease(self, table_id: str, owner: str, seconds: float) -> bool:
         now = self._clock()
-        with self._transaction(write=True) as db:
-            taken = db.execute(
-                "UPDATE tables SET lease_owner = ?, lease_until = ? WHERE id = ?"
-                " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until <= ?)",
-                (owner, now + seconds, table_id, owner, now),
-            )
-        return taken.rowcount == 1
+        taken = self._changed(
+            "UPDATE tables SET lease_owner = ?, lease_until = ? WHERE id = ?"
+            " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until <= ?)",
+            (owner, now + seconds, table_id, owner, now),
+        )
+        return taken == 1
 
     def renew_leases(self, owner: str, seconds: float) -> set[str]:
         now = self._clock()
@@ -416,28 +337,23 @@ class SqliteStore(
 
     def hand_lease(self, table_id: str, owner: str, to: str, seconds: float) -> bool:
         now = self._clock()
-        with self._transaction(write=True) as db:
-            given = db.execute(
-                "UPDATE tables SET lease_owner = ?, lease_until = ? WHERE id = ?"
-                " AND lease_owner = ? AND lease_until > ?",
-                (to, now + seconds, table_id, owner, now),
-            )
-        return given.rowcount == 1
+        given = self._changed(
+            "UPDATE tables SET lease_owner = ?, lease_until = ? WHERE id = ?"
+            " AND lease_owner = ? AND lease_until > ?",
+            (to, now + seconds, table_id, owner, now),
+        )
+        return given == 1
 
     def drop_lease(self, table_id: str, owner: str) -> None:
-        with self._transaction(write=True) as db:
-            db.execute(
-                "UPDATE tables SET lease_owner = NULL, lease_until = NULL"
-                " WHERE id = ? AND lease_owner = ?",
-                (table_id, owner),
-            )
+        self._changed(
+            "UPDATE tables SET lease_owner = NULL, lease_until = NULL"
+            " WHERE id = ? AND lease_owner = ?",
+            (table_id, owner),
+        )
 
     def lease_owner(self, table_id: str) -> str | None:
-        with self._transaction(write=False) as db:
-            row = db.execute(
-                "SELECT lease_owner FROM tables WHERE id = ? AND lease_until > ?",
-                (table_id, self._clock()),
-            ).fetchone()
+        query = "SELECT lease_owner FROM tables WHERE id = ? AND lease_until > ?"
+        row = self._row(query, (table_id, self._clock()))
         return None if row is None else str(row[0])
 
 

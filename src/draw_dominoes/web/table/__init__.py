@@ -3,32 +3,26 @@
 from .effects import AskBot, AskHint, Effect, Publish, Store, Transition, WakeAt
 from .errors import UserError
 from .intents import Intent, parse
-from .state import AWAY_LEVEL, HOST_SEAT, Seat, TableState, Timing, action_count, bot_label
-from .step import check_bots_fill, check_seed, display_name, due, new_table, offered_bot, step
+from .state import TableSeat, TableState, Timing
+from .step import check_bots_fill, check_seed, due, new_table, step
 
 __all__ = [
-    "AWAY_LEVEL",
-    "HOST_SEAT",
     "AskBot",
     "AskHint",
     "Effect",
     "Intent",
     "Publish",
-    "Seat",
     "Store",
+    "TableSeat",
     "TableState",
     "Timing",
     "Transition",
     "UserError",
     "WakeAt",
-    "action_count",
-    "bot_label",
     "check_bots_fill",
     "check_seed",
-    "display_name",
     "due",
     "new_table",
-    "offered_bot",
     "parse",
     "step",
 ]

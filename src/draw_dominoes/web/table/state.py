@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ...actions import Action
 from ...match import Match
 from ..stores.base import SaveTable, SeatRow, TableRow
 
@@ -13,11 +12,10 @@ __all__ = [
     "AWAY_LEVEL",
     "HOST_SEAT",
     "MOVE_SECONDS",
-    "Seat",
+    "TableSeat",
     "TableState",
     "Timing",
     "action_count",
-    "actions_of",
     "bot_label",
     "rewound",
 ]
@@ -44,23 +42,18 @@ def action_count(match: Match) -> int:
     )
 
 
-def actions_of(match: Match) -> list[Action]:
-    """Every action of the match so far, in order: what its stored actions hold."""
-    rounds = match.rounds if match.is_over else (*match.rounds, match.current_round)
-    return [action for played in rounds for _, action in played.history]
-
-
 def rewound(match: Match, seq: int) -> Match:
-    """The match as it stood after its first ``seq`` actions (a take-back, W7): dealt
-    again from its seed, which deals the same rounds, and played up to there."""
-    again = Match.new(match.players, seed=match.seed, first_leader=match.first_leader)
-    for action in actions_of(match)[:seq]:
-        again.apply(action)
+    """The match as it stood after its first ``seq`` actions (a take-back, W7): a copy
+    with the later actions undone (a round they dealt is undealt, so its seed deals it
+    again the same); ``match`` itself, a table's value, stays as it was."""
+    again = match.clone()
+    for _ in range(action_count(match) - seq):
+        again.undo()
     return again
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class TableSeat:
     seat: int
     kind: str  # "open", "human" or "bot"
     name: str = ""
@@ -69,6 +62,11 @@ class Seat:
 
     def row(self) -> SeatRow:
         return SeatRow(self.seat, self.kind, self.name, self.level, self.token_hash)
+
+    @classmethod
+    def of(cls, row: SeatRow) -> TableSeat:
+        """The seat a stored row describes."""
+        return cls(row.seat, row.kind, row.name, row.level, row.token_hash)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +96,7 @@ class TableState:
     first_seed: int
     """The seed of match 0 (fresh, or chosen by a test client)."""
     created: float
-    seats: tuple[Seat, ...]
+    seats: tuple[TableSeat, ...]
     matches: tuple[Match, ...] = ()
     host: int = HOST_SEAT
     public: bool = False
@@ -227,10 +225,6 @@ class TableState:
     def rematch_needed(self) -> list[int]:
         """The people whose yes a rematch needs: everyone seated who is here (bots agree)."""
         return sorted(self.present | self.rematch_votes)
-
-    def bots_only_opponents(self) -> bool:
-        """Every seat but the host's is a bot: one person keeps the server's bots busy."""
-        return all(s.kind == "bot" for s in self.seats if s.seat != self.host)
 
     def solo_address(self) -> str | None:
         """The one address every person here came from (``None``: several or unknown)."""

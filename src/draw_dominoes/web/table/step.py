@@ -15,7 +15,7 @@ from . import intents as i
 from . import leaving
 from .effects import AskBot, AskHint, Effect, Publish, Store, Transition, WakeAt
 from .errors import UserError
-from .state import MOVE_SECONDS, Seat, TableState, Timing, bot_label
+from .state import MOVE_SECONDS, TableSeat, TableState, Timing, bot_label
 
 __all__ = [
     "EPSILON",
@@ -177,12 +177,9 @@ def _check_turn(state: TableState, seat: int) -> Match:
 
 def _act(state: TableState, seat: int, action: Action, now: float) -> TableState:
     match = _check_turn(state, seat)
-    if action not in match.legal_actions():
-        try:
-            match.clone().apply(action)  # the engine's own words for the refusal
-        except IllegalActionError as exc:
-            raise UserError("illegal", reason=exc) from None
-        raise AssertionError(f"{action} was refused and then accepted")
+    refusal = match.check(action)  # the engine's own words for the refusal
+    if refusal is not None:
+        raise UserError("illegal", reason=refusal)
     return _play(state, seat, match, action, now)
 
 
@@ -302,11 +299,11 @@ def _configure(state: TableState, seat: int, target: object, level: object) -> T
     if target == state.host or chosen.kind == "human":
         raise UserError("seat_taken")
     if level is None:
-        return _with_seat(state, Seat(target, "open"))
+        return _with_seat(state, TableSeat(target, "open"))
     bot = offered_bot(level)
     if bot is None:
         raise UserError("bad_level", level=str(level)[:20])
-    return _with_seat(state, Seat(target, "bot", bot_label(target, bot), bot))
+    return _with_seat(state, TableSeat(target, "bot", bot_label(target, bot), bot))
 
 
 def _join(
@@ -321,7 +318,7 @@ def _join(
     number = open_seats[0].seat
     addresses = list(state.addresses)
     addresses[number] = address
-    taken = Seat(number, "human", display, None, token_hash)
+    taken = TableSeat(number, "human", display, None, token_hash)
     return dataclasses.replace(_with_seat(state, taken), addresses=tuple(addresses))
 
 
@@ -346,7 +343,7 @@ def _leave(state: TableState, seat: int | None, now: float) -> TableState:
     return dataclasses.replace(state, present=state.present - {seat}, left_at=tuple(left_at))
 
 
-def _with_seat(state: TableState, seat: Seat) -> TableState:
+def _with_seat(state: TableState, seat: TableSeat) -> TableState:
     seats = list(state.seats)
     seats[seat.seat] = seat
     return dataclasses.replace(state, seats=tuple(seats))
@@ -464,13 +461,13 @@ def new_table(
         raise UserError("bad_request")
     if set(bot_levels) - {str(n) for n in range(1, players)}:
         raise UserError("bad_seat")
-    seats = [Seat(0, "human", name, None, token_hash)]
+    seats = [TableSeat(0, "human", name, None, token_hash)]
     for number in range(1, players):
         level = bot_levels.get(str(number))
         if level is None:
-            seats.append(Seat(number, "open"))
+            seats.append(TableSeat(number, "open"))
         elif (bot := offered_bot(level)) is not None:
-            seats.append(Seat(number, "bot", bot_label(number, bot), bot))
+            seats.append(TableSeat(number, "bot", bot_label(number, bot), bot))
         else:
             raise UserError("bad_level", level=str(level)[:20])
     return TableState(

@@ -21,17 +21,17 @@ from ..stores.base import (
     Write,
 )
 from .intents import CHAT_PHRASES
-from .state import HOST_SEAT, MOVE_SECONDS, Seat, TableState, Timing, action_count, rewound
+from .state import HOST_SEAT, MOVE_SECONDS, TableSeat, TableState, Timing, action_count, rewound
 
 __all__ = ["from_row", "replay"]
 
 
-def _seats_of(row: TableRow) -> tuple[Seat, ...]:
+def _seats_of(row: TableRow) -> tuple[TableSeat, ...]:
     if not RULES.allows(row.players):
         raise ValueError(f"bad player count {row.players!r}")
     if [s.seat for s in row.seats] != list(range(row.players)):
         raise ValueError("the seats do not match the player count")
-    return tuple(Seat(s.seat, s.kind, s.name, s.level, s.token_hash) for s in row.seats)
+    return tuple(TableSeat.of(s) for s in row.seats)
 
 
 def _matches_of(row: TableRow) -> tuple[Match, ...]:
@@ -68,7 +68,7 @@ def _chat_of(value: Any, players: int) -> tuple[tuple[int, str, float], ...]:
     return tuple(kept)
 
 
-def _resignations_of(value: Any, seats: tuple[Seat, ...], matches: int) -> tuple[Any, ...]:
+def _resignations_of(value: Any, seats: tuple[TableSeat, ...], matches: int) -> tuple[Any, ...]:
     """The stored resignations that are well formed (a match, a person's seat, a count)."""
     kept = []
     for item in value if isinstance(value, list) else ():
@@ -87,7 +87,7 @@ def _number_list(value: Any, players: int, kind: type, default: Any) -> tuple[An
 
 def _saved(
     text: str | None,
-    seats: tuple[Seat, ...],
+    seats: tuple[TableSeat, ...],
     matches: tuple[Match, ...],
     base_seed: int,
     address: str | None,
@@ -172,8 +172,7 @@ def replay(state: TableState, writes: Sequence[Write], version: int) -> TableSta
     changes: dict[str, Any] = {}
     for write in writes:
         if isinstance(write, SaveSeat):
-            row = write.seat
-            seats[row.seat] = Seat(row.seat, row.kind, row.name, row.level, row.token_hash)
+            seats[write.seat.seat] = TableSeat.of(write.seat)
         elif isinstance(write, SaveMatch) and write.number == len(matches):
             game = record.loads(write.record)
             if not isinstance(game, Match):

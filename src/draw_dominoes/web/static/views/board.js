@@ -128,7 +128,7 @@ function renderRack(ctrl, myTurn) {
   const info = message.table.seats[message.you];
   const turnText = myTurn ? t("your_turn") : t("turn_of", { name: ctrl.names()[view.current_player] });
   // Tiles drawn since the last drawing arrive with a short animation.
-  const fresh = new Set(view.hand.filter((tile) => ctrl.prevHand.length && !ctrl.prevHand.includes(tile)));
+  const fresh = drawnSince(view, ctrl.handSeq < 0 ? 0 : message.seq - ctrl.handSeq);
   const hint = ctrl.currentHint();
   const rack = el("section", { id: "rack", class: `rack${myTurn ? " my-turn" : ""}`, "aria-labelledby": "hand-heading" },
     el("div", { class: "rack-head", id: `seat-${message.you}-info` },
@@ -162,6 +162,14 @@ function renderRack(ctrl, myTurn) {
   if (!view.hand.length) hand.append(el("p", { class: "muted" }, t("hand_empty")));
   rack.append(hand);
   return rack;
+}
+
+/** The tiles this seat drew in the round's last ``count`` moves and still holds: the
+ * history names the tile of the seat's own draws (and only of its own). */
+function drawnSince(view, count) {
+  if (count <= 0) return new Set();
+  const recent = view.history.slice(-count).filter((entry) => entry.tile && view.hand.includes(entry.tile));
+  return new Set(recent.map((entry) => entry.tile));
 }
 
 function renderActions(ctrl, myTurn) {
