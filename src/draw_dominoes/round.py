@@ -8,8 +8,8 @@ from functools import cache
 from operator import attrgetter
 from typing import Final, NamedTuple
 
-from .actions import DRAW, Action, Draw, IllegalActionError, Pass, Place, action_for_id
-from .legal import AFTER, EMPTY, LAST_DRAW, PLAYABLE, ends_code, ends_values, legal_actions
+from .actions import DRAW, PASS, Action, Draw, IllegalActionError, Pass, Place, action_for_id
+from .legal import AFTER, BY_ENDS, EMPTY, LAST_DRAW, PLAYABLE, ends_code, ends_values, legal_actions
 from .line import Line
 from .notation import (
     NONE,
@@ -123,7 +123,6 @@ class Round:
 
     __slots__ = (
         "_actions",
-        "_base",
         "_current",
         "_dealt",
         "_drawn",
@@ -137,7 +136,7 @@ class Round:
         "_line_mask",
         "_n",
         "_outcome",
-        "_sampled_for",
+        "_sample",
         "_scores",
         "_seed",
         "_stock",
@@ -160,8 +159,9 @@ class Round:
     _line_at: int
     _line_mask: int
     _draws: list[int]
-    _base: int
-    _sampled_for: int | None
+    _sample: tuple[int, int | None] | None
+    """``None`` for a dealt round; a sampled one's actions before the sample (which cannot
+    be taken back) and the seat it was sampled for (the only one whose draws it knows)."""
 
     # ----------------------------------------------------------------- creation
 
@@ -292,8 +292,7 @@ class Round:
         line_at: int,
         line_mask: int,
         draws: list[int],
-        base: int = 0,
-        sampled_for: int | None = None,
+        sample: tuple[int, int | None] | None = None,
     ) -> Round:
         """The one place that sets every field: a new field is added here, or nowhere.
 
@@ -317,8 +316,7 @@ class Round:
         self._line_at = line_at
         self._line_mask = line_mask
         self._draws = draws
-        self._base = base
-        self._sampled_for = sampled_for
+        self._sample = sample
         return self
 
     def __init__(self) -> None:
@@ -347,8 +345,7 @@ class Round:
             line_at=self._line_at,
             line_mask=self._line_mask,
             draws=self._draws[:],
-            base=self._base,
-            sampled_for=self._sampled_for,
+            sample=self._sample,
         )
 
     @classmethod
@@ -384,8 +381,7 @@ class Round:
             line_at=len(view.history),
             line_mask=sum(tile.bit for tile in view.line.tiles),
             draws=list(view.draws),
-            base=len(view.history),
-            sampled_for=view.player,
+            sample=(len(view.history), view.player),
         )
 
     def with_hidden(self, hands: dict[int, int], boneyard: list[Tile]) -> Round:
@@ -574,7 +570,13 @@ class Round:
         """
         if self._outcome is not None:
             return []
-        return legal_actions(self._hands[self._current], self._ends, self._drawn)
+        ends = self._ends
+        if ends == EMPTY:  # the opening: rare, so the general function
+            return legal_actions(self._hands[self._current], ends, self._drawn)
+        # ``legal.legal_actions`` inlined: this is the hottest call of every search.
+        hand = self._hands[self._current]
+        at0, mask0, at1, mask1 = BY_ENDS[ends]
+        return at0[hand & mask0] + at1[self._drawn < LAST_DRAW][hand & mask1] or [PASS]
 
     def legal_action_ids(self) -> list[int]:
         """The legal actions' ids (``action.id``, 0 … 57), ascending: the integer fast path
@@ -683,7 +685,7 @@ class Round:
         """Take back the last action and return it, restoring the exact state before it
         (python-chess's ``pop``); a finished round is open again. Nothing to take back
         (or, in a sampled round, an action from before the sample) is an error."""
-        if len(self._actions) <= self._base:
+        if len(self._actions) <= (0 if self._sample is None else self._sample[0]):
             raise IllegalActionError("there is no action to take back", "nothing_to_undo")
         action = self._actions.pop()
         finished, self._outcome = self._outcome is not None, None
@@ -792,8 +794,8 @@ class Round:
         from the others (R21). A sampled round knows another seat's draws only from
         after the sample."""
         seat, known_from = self._seat(player), 0
-        if self._sampled_for is not None and self._sampled_for != seat:
-            known_from = self._base
+        if self._sample is not None and self._sample[1] != seat:
+            known_from = self._sample[0]
         who, n, slot, stock, out = (
             self._leader,
             self._n,
