@@ -15,7 +15,6 @@ __all__ = [
     "TableSeat",
     "TableState",
     "Timing",
-    "action_count",
     "bot_label",
     "rewound",
 ]
@@ -35,19 +34,12 @@ def bot_label(seat: int, level: str) -> str:
     return f"Bot {seat + 1} ({level})"
 
 
-def action_count(match: Match) -> int:
-    """How many actions the match has seen: the sequence number clients see."""
-    return sum(len(r.history) for r in match.rounds) + (
-        0 if match.is_over else len(match.current_round.history)
-    )
-
-
 def rewound(match: Match, seq: int) -> Match:
     """The match as it stood after its first ``seq`` actions (a take-back, W7): a copy
     with the later actions undone (a round they dealt is undealt, so its seed deals it
     again the same); ``match`` itself, a table's value, stays as it was."""
     again = match.clone()
-    for _ in range(action_count(match) - seq):
+    for _ in range(match.ply() - seq):
         again.undo()
     return again
 

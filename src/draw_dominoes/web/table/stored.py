@@ -21,7 +21,7 @@ from ..stores.base import (
     Write,
 )
 from .intents import CHAT_PHRASES
-from .state import HOST_SEAT, MOVE_SECONDS, TableSeat, TableState, Timing, action_count, rewound
+from .state import HOST_SEAT, MOVE_SECONDS, TableSeat, TableState, Timing, rewound
 
 __all__ = ["from_row", "replay"]
 
@@ -44,7 +44,7 @@ def _matches_of(row: TableRow) -> tuple[Match, ...]:
             raise record.RecordError("a stored record is not a match")
         if game.players != row.players:
             raise record.RecordError("a stored record has another player count")
-        done = action_count(game)
+        done = game.ply()
         for seq, text in match_row.actions:
             if seq < done:
                 continue  # already in the record
@@ -156,7 +156,7 @@ def from_row(row: TableRow, timing: Timing, now: float) -> TableState:
         host=host,
         public=bool(row.public),
         hints=bool(row.hints),
-        seq=action_count(match) if match is not None else 0,
+        seq=match.ply() if match is not None else 0,
         version=row.version,
         timing=timing,
         **_saved(row.state, seats, matches, row.base_seed, row.address, now),
@@ -178,7 +178,7 @@ def replay(state: TableState, writes: Sequence[Write], version: int) -> TableSta
             if not isinstance(game, Match):
                 raise record.RecordError("a match's record is not a match")
             matches.append(game)
-            seq = action_count(game)
+            seq = game.ply()
         elif isinstance(write, SaveAction):
             game = matches[write.number].clone()
             game.apply(parse_action(write.action))
