@@ -49,6 +49,7 @@ typecheck: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_envs.py
+	$(BIN)/python benchmarks/bench_jax.py
 	$(BIN)/python benchmarks/bench_bots.py
 	$(BIN)/python benchmarks/bench_inference.py
 

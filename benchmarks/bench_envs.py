@@ -12,10 +12,15 @@ that shape cannot pass with any encoding, and with this one.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+
+# One BLAS thread: the batched policy's product is small, and a second thread spinning
+# on the shared 2-core machine would count twice in the CPU time measured.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 
@@ -213,6 +218,69 @@ def vector_steps(mode: str, num_envs: int, seconds: float) -> tuple[int, float, 
     return steps, time.process_time() - start, empty
 
 
+def linear_scorer(seed: int = 0) -> tuple[Any, Any]:
+    """A tiny linear policy over the observation, as a league's frozen opponent would be:
+    scores ``obs @ W + b`` (``W`` seeded, small), the best legal id; its bias puts
+    ``draw`` last, as any trained policy learns to (drawing while a tile fits gives
+    the opponent time). Both forms: a batched one (M games at once) and a per-game one."""
+    rng = np.random.default_rng(seed)
+    weights = rng.normal(scale=0.1, size=(OBSERVATION_SIZE, 58)).astype(np.float32)
+    bias = np.zeros(58, dtype=np.float32)
+    bias[56] = -10.0
+    floor = np.float32(-1e30)
+
+    def many(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.where(masks, observations @ weights + bias, floor).argmax(axis=1)
+
+    def one(observation: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.where(mask, observation @ weights + bias, floor).argmax())
+
+    return many, one
+
+
+def vector_opponent_steps(opponent: str, num_envs: int, seconds: float) -> tuple[int, float, int]:
+    """``vector_steps`` of the native vector env against one opponent: ``random`` (the
+    built-in bot), ``batched`` (``linear_scorer`` marked with ``batched``) or ``callable``
+    (the same scorer called once per game)."""
+    import gymnasium
+
+    import draw_dominoes.envs
+
+    many, one = linear_scorer()
+    chosen: Any = {"random": "random", "batched": draw_dominoes.envs.batched(many)}.get(
+        opponent, one
+    )
+    env = gymnasium.make_vec(draw_dominoes.envs.GYM_ID, num_envs=num_envs, opponents=[chosen])
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    steps, empty = 0, 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        masks = info["action_mask"].astype(bool)
+        empty += int((~masks.any(axis=1)).sum())
+        keys = np.where(masks, rng.random(masks.shape), -1.0)
+        _, _, _, _, info = env.step(keys.argmax(axis=1))
+        steps += num_envs
+    return steps, time.process_time() - start, empty
+
+
+def opponent_rows(num_envs: int, seconds: float, slices: int) -> None:
+    """The native vector env against a batched policy and a per-game callable, each
+    measured side by side with the built-in ``random`` opponent."""
+    for opponent in ("batched", "callable"):
+        alone, other = interleaved(
+            lambda s: vector_opponent_steps("random", num_envs, s),
+            lambda s, o=opponent: vector_opponent_steps(o, num_envs, s),
+            seconds,
+            slices,
+        )
+        base, rate = alone[0] / alone[1], other[0] / other[1]
+        print(
+            f"native N={num_envs} vs {opponent} linear policy {rate:>10,.0f} env steps/s,"
+            f" vs random {base:>10,.0f}: {rate / base:.0%}"
+        )
+
+
 def openspiel_steps(players: int, seconds: float) -> tuple[int, float]:
     """apply_action calls (chance and decisions) on uniform random games."""
     import pyspiel
@@ -323,8 +391,16 @@ def main() -> None:
         default=6,
         help="turns each measurement is split into, alternating with the one it is compared to",
     )
+    parser.add_argument(
+        "--opponents-only",
+        action="store_true",
+        help="only the vector env's rows with policy opponents",
+    )
     args = parser.parse_args()
     seconds, slices = args.seconds, args.slices
+    if args.opponents_only:
+        opponent_rows(args.num_envs, seconds, slices)
+        return
     adapters: list[tuple[str, int, Callable[[float], tuple[int, ...]]]] = [
         ("PettingZoo AEC, 2 players", 2, lambda s: pettingzoo_steps(2, s)),
         ("PettingZoo AEC, 3 players", 3, lambda s: pettingzoo_steps(3, s)),
@@ -368,6 +444,7 @@ def main() -> None:
         )
     native, sync = (run[0] / run[1] for run in (native_run, sync_run))
     print(f"native vector env / SyncVectorEnv: {native / sync:.1f}x")
+    opponent_rows(args.num_envs, seconds, slices)
     for n in (2, 4):
         (engine_count, engine_time, _), (openspiel_count, openspiel_time, _) = interleaved(
             lambda s, n=n: engine_clones(n, s),

@@ -20,6 +20,15 @@ from draw_dominoes import ALL_TILES, Round, Tile
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.load_profile("repeatable")
 
+USES_JAX = frozenset({"test_envs_jax.py", "research.md"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """What runs JAX goes last: once XLA runs, its threads make every later ``fork`` (the
+    terminal's pseudo-terminals, the tournament's process pool) liable to deadlock."""
+    items.sort(key=lambda item: item.path.name in USES_JAX)
+
+
 DATA = Path(__file__).parent / "data"
 RULES = Path(__file__).parent.parent / "docs" / "rules"
 

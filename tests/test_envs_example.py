@@ -52,3 +52,24 @@ def test_the_maskable_ppo_example_trains_and_measures(capsys: pytest.CaptureFixt
     results = module.main(argv)  # type: ignore[attr-defined]
     assert math.isfinite(results["random"]) and math.isfinite(results["greedy"])
     assert "against random" in capsys.readouterr().out
+
+
+def test_the_tianshou_dqn_example_trains_and_measures(capsys: pytest.CaptureFixture[str]) -> None:
+    """Runs where Tianshou is installed (torch); make test and CI do without it."""
+    pytest.importorskip("tianshou")
+    module = load_example("train_tianshou_dqn")
+    argv = ["--steps", "400", "--envs", "2", "--rounds", "4"]
+    results = module.main(argv)  # type: ignore[attr-defined]
+    assert math.isfinite(results["random"]) and math.isfinite(results["greedy"])
+    assert "against greedy" in capsys.readouterr().out
+
+
+def test_the_self_play_league_runs_batched_and_game_by_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    module = load_example("self_play_league")
+    results = module.main(["--mode", "both", "--steps", "600", "--envs", "8", "--snapshot", "5"])  # type: ignore[attr-defined]
+    for mode in ("vector", "single"):
+        assert results[mode]["steps"] >= 600 and results[mode]["episodes"] > 5
+        assert results[mode]["snapshots"] > 1  # the league grew and was drawn from
+    assert "as many steps a second as single envs" in capsys.readouterr().out

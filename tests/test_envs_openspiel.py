@@ -467,3 +467,18 @@ def test_pyspiel_evaluate_bots_plays_the_python_ismcts_bot() -> None:
     ]
     returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 5)
     assert len(returns) == 3 and abs(sum(returns)) < 1e-9
+
+
+def test_a_state_gives_its_seats_view_and_worlds_consistent_with_it() -> None:
+    rng = random.Random(5)
+    state = _game(3).new_initial_state()
+    while state.is_chance_node() or len(state.history()) < 40:
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            _chance(state, rng)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    for player in range(3):
+        world = state.sample_hidden(player, random.Random(player))
+        assert world.view(player) == state.view(player)

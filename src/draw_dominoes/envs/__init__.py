@@ -3,7 +3,9 @@
 Importing this package registers the Gymnasium environment ``DrawDominoes-v0`` (where
 Gymnasium is installed: the encoding and the batched rules need numpy alone, which the
 learned bot relies on). The PettingZoo environment is ``draw_dominoes.envs.draw_v0``; importing
-``draw_dominoes.envs.openspiel`` registers the OpenSpiel game ``python_draw_dominoes``.
+``draw_dominoes.envs.openspiel`` registers the OpenSpiel game ``python_draw_dominoes``;
+``draw_dominoes.envs.sb3`` adapts the vector env to Stable-Baselines3. ``batched(policy)``
+marks an opponent that answers many games at once.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ if _missing("numpy"):  # one line that says what to install, not a traceback dee
         "draw_dominoes.envs needs the rl extra (numpy is missing): pip install 'draw-dominoes[rl]'"
     )
 
+from ._table import BatchedPolicy, OpponentError, batched  # noqa: E402
 from .encoding import (  # noqa: E402 (after the check above)
     ACTION_SPACE_VERSION,
     DRAW_ID,
@@ -31,6 +34,7 @@ from .encoding import (  # noqa: E402 (after the check above)
     OBSERVATION_SIZE,
     OBSERVATION_VERSION,
     PASS_ID,
+    STATE_SIZE,
     action_id,
     action_mask,
     id_to_action,
@@ -46,8 +50,12 @@ __all__ = [
     "OBSERVATION_SIZE",
     "OBSERVATION_VERSION",
     "PASS_ID",
+    "STATE_SIZE",
+    "BatchedPolicy",
+    "OpponentError",
     "action_id",
     "action_mask",
+    "batched",
     "id_to_action",
     "observation",
 ]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import operator
-from typing import Final, Literal, cast
+from collections.abc import Callable
+from typing import Any, Final, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action, action_for_id
+from ..actions import Action, IllegalActionError, action_for_id
 from ..game import Game, Player, take_turn
 from ..match import Match
 from ..round import Round, new_seed
@@ -23,15 +24,20 @@ from .encoding import (
     history_rows,
     id_to_action,
     observation_and_mask,
+    oracle_observation,
+    private_observation,
+    public_observation,
     state_vector,
 )
 
 Episode = Literal["round", "match"]
 Reward = Literal["points", "relative"]
+ObservationMode = Literal["vector", "dict"]
 
 EPISODES: tuple[Episode, ...] = ("round", "match")
 REWARDS: tuple[Reward, ...] = ("points", "relative")
 RENDER_MODES: tuple[str | None, ...] = (None, "ansi", "human", "rgb_array")
+OBSERVATION_MODES: tuple[ObservationMode, ...] = ("vector", "dict")
 REWARD: Reward = "relative"
 """The default reward of every adapter: a seat's credited points less the others' average
 (zero-sum). Its scale: between uniform random players a round's reward has a standard
@@ -51,6 +57,10 @@ def check_options(
     render_mode: object = None,
     max_cycles: object = None,
     history: object = 0,
+    observation: object = "vector",
+    oracle: object = False,
+    reward_scale: object = 1.0,
+    boneyard_order: object = True,
 ) -> None:
     """Refuse bad environment options with a message that names the choices.
 
@@ -75,6 +85,14 @@ def check_options(
         )
     if type(history) is not int or history < 0:
         raise ValueError(f"history is a number of rows, 0 or more, not {history!r}")
+    if observation not in OBSERVATION_MODES:
+        raise ValueError(f"observation is 'vector' or 'dict', not {observation!r}")
+    if type(oracle) is not bool or (oracle and observation != "dict"):
+        raise ValueError(f"oracle is True or False, and True needs observation='dict': {oracle!r}")
+    if isinstance(reward_scale, bool) or not isinstance(reward_scale, int | float):
+        raise ValueError(f"reward_scale is a number, not {reward_scale!r}")
+    if type(boneyard_order) is not bool:
+        raise ValueError(f"boneyard_order is True or False, not {boneyard_order!r}")
 
 
 class SeedStream:
@@ -122,6 +140,83 @@ _MASK64: Final = (1 << 64) - 1
 _GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
+Ids = npt.NDArray[np.int64]
+BatchPolicyFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
+"""``policy(observations (M, 124) float32, masks (M, 58) int8) -> M action ids``."""
+
+
+class BatchedPolicy:
+    """An opponent that answers many games at once (made by ``batched``).
+
+    The native vector env calls it once per opponent move for every game waiting on it,
+    with the observations (M × 124, float32) and masks (M × 58, int8) of those games,
+    M ≥ 1 and every mask with a legal id; the single env calls it with M = 1. A move with
+    a single legal id (a forced draw or pass) is played for it unless ``ask_forced``:
+    its answer could not differ, and a forced run of draws is then one array operation.
+    """
+
+    __slots__ = ("ask_forced", "name", "policy")
+
+    def __init__(
+        self, policy: BatchPolicyFunction, name: str | None = None, ask_forced: bool = False
+    ) -> None:
+        if not callable(policy):
+            raise ValueError(f"batched() takes a callable policy, not {policy!r}")
+        self.policy = policy
+        self.name = name or getattr(policy, "__name__", None) or repr(policy)
+        self.ask_forced = ask_forced
+
+    def __call__(self, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Ids:
+        """The chosen ids, checked against ``masks``: an illegal one is an ``OpponentError``."""
+        chosen = np.asarray(self.policy(observations, masks))
+        rows = len(masks)
+        if chosen.shape != (rows,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise OpponentError(
+                f"batched opponent {self.name!r} returned {chosen.dtype} of shape"
+                f" {chosen.shape}, not {rows} action ids",
+                "opponent",
+                opponent=self.name,
+            )
+        ids: Ids = chosen.astype(np.int64)
+        return ids
+
+    def __repr__(self) -> str:
+        return f"batched({self.name})"
+
+
+def batched(
+    policy: BatchPolicyFunction, *, name: str | None = None, ask_forced: bool = False
+) -> BatchedPolicy:
+    """Mark ``policy(observations, masks) -> ids`` as an opponent that takes every
+    waiting game at once (``BatchedPolicy``): the vector env then calls it once per
+    opponent move, not once per game. ``name`` names it in errors."""
+    return BatchedPolicy(policy, name, ask_forced)
+
+
+class OpponentError(IllegalActionError):
+    """An opponent chose an id that is not legal where it was to act: the message names
+    the opponent and its seat (and the game, in the vector env)."""
+
+
+def opponent_name(opponent: object) -> str:
+    """How errors name an opponent: a bot's name, a policy's name, or its repr."""
+    if isinstance(opponent, str):
+        return opponent
+    name = getattr(opponent, "name", None) or getattr(opponent, "__name__", None)
+    return str(name) if name else repr(opponent)
+
+
+def opponent_error(opponent: object, seat: int, action: object, reason: str) -> OpponentError:
+    """The error for ``opponent``'s illegal ``action`` at ``seat``."""
+    name = opponent_name(opponent)
+    return OpponentError(
+        f"opponent {name!r} at seat {seat} chose action {action!r}, which is not legal: {reason}",
+        "opponent",
+        opponent=name,
+        seat=seat,
+    )
+
+
 def rewards_for(outcome: Outcome, reward: Reward) -> tuple[float, ...]:
     """Per seat: the points credited (R16, R17), or those minus the others' average (zero-sum)."""
     credits = outcome.credits
@@ -138,9 +233,17 @@ class EpisodeGame:
     """
 
     def __init__(
-        self, players: int, episode: Episode, reward: Reward, seed: int, history: int = 0
+        self,
+        players: int,
+        episode: Episode,
+        reward: Reward,
+        seed: int,
+        history: int = 0,
+        reward_scale: float = 1.0,
     ) -> None:
         self.players = players
+        self.reward_scale = float(reward_scale)
+        """What every reward is multiplied by (1: points as credited)."""
         self.history = history
         """Decisions appended to every observation (0: none)."""
         self.reward: Reward = reward
@@ -211,7 +314,9 @@ class EpisodeGame:
         if isinstance(self.game, Match) and not self.game.is_over:
             self.round = self.game.current_round
             self.tracker = Tracker(self.round)
-        return rewards_for(cast(Outcome, played.outcome), self.reward)
+        rewards = rewards_for(cast(Outcome, played.outcome), self.reward)
+        scale = self.reward_scale
+        return rewards if scale == 1.0 else tuple(r * scale for r in rewards)
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The encoding of ``seat``'s view (R21), without building the view; with
@@ -225,9 +330,24 @@ class EpisodeGame:
             )
         return fast_observation(self.tracker, seat)
 
-    def state(self) -> npt.NDArray[np.float32]:
-        """The whole round: every hand and the boneyard's order (``STATE_FIELDS``)."""
-        return state_vector(self.tracker)
+    def state(self, order: bool = True) -> npt.NDArray[np.float32]:
+        """The whole round: every hand and the boneyard's order (``STATE_FIELDS``; with
+        ``order=False`` which tiles are in the boneyard, not their order)."""
+        return state_vector(self.tracker, order)
+
+    def parts(
+        self, seat: int, oracle: bool = False, order: bool = True
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        """``seat``'s dict observation: ``public`` (the same for every seat; with the
+        history rows as seat 0 sees them, seats in absolute order), ``private`` (its
+        hand and seat) and, when asked for, ``oracle`` (every hand and the boneyard)."""
+        public = public_observation(self.tracker)
+        if self.history:
+            public = np.concatenate([public, history_rows(self.tracker, 0, self.history)])
+        parts = {"public": public, "private": private_observation(self.round, seat)}
+        if oracle:
+            parts["oracle"] = oracle_observation(self.tracker, order)
+        return parts
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """The legal-action mask of ``seat`` (all zeros when it is not to act)."""

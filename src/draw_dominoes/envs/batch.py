@@ -26,6 +26,8 @@ from .encoding import (
     OBSERVATION_FIELDS,
     OBSERVATION_SIZE,
     PASS_ID,
+    STATE_FIELDS,
+    STATE_SIZE,
 )
 
 __all__ = ["GREEDY_RANK", "BatchRounds", "greedy_choice", "random_choice"]
@@ -85,6 +87,7 @@ GREEDY_RANK: Final = tuple(map(_greedy_rank, _BY_ID))
 the one table of the greedy order, for the batched rules and the Gymnasium opponents."""
 _GREEDY: Final = np.array(GREEDY_RANK, dtype=np.int64)
 _AT: Final = {field.name: field.offset for field in OBSERVATION_FIELDS}
+_STATE_AT: Final = {field.name: field.offset for field in STATE_FIELDS}
 _VALUES: Final = np.arange(VALUES, dtype=np.int64)
 
 
@@ -116,6 +119,7 @@ class BatchRounds:
         self._draws = self.draws.reshape(-1)
         self._lacks = self.lacks.reshape(-1)
         self._stock = self.stock.reshape(-1)
+        self._opening_row = self._opening()
 
     def load(self, rows: Ints, rounds: list[Round]) -> None:
         """Rows ``rows`` become ``rounds``: rounds just dealt or part played (not over), with
@@ -303,6 +307,70 @@ class BatchRounds:
         mine = np.where(winner == seats, points, 0.0)
         others = np.where((winner >= 0) & (winner != seats), points, 0.0)
         return mine - others / (self.players - 1)
+
+    def credited(self, rows: Ints, seats: Ints) -> npt.NDArray[np.float64]:
+        """The finished rounds' points credited to ``seats`` (the ``points`` reward)."""
+        mine = np.where(self.winner[rows] == seats, self.points[rows], 0)
+        return mine.astype(np.float64)
+
+    def states(self, rows: Ints, order: bool = True) -> npt.NDArray[np.float32]:
+        """Each row's full state (``encoding.state_vector`` of the same round, a test checks
+        it): every hand, the boneyard's draw order (``order=False``: a 1 for each tile in
+        it), the line, draws, lacks, scores (the round's credits once over) and seats."""
+        size, n, at = len(rows), self.players, _STATE_AT
+        out = np.zeros((size, STATE_SIZE), dtype=np.float32)
+        out[:, at["hands"] : at["hands"] + MAX_SEATS * _TILES] = _bits(self.hands[rows]).reshape(
+            size, -1
+        )
+        drawn = self.drawn[rows]
+        place = _SHIFT - drawn[:, None] + 1  # 1 = drawn next
+        row, column = np.nonzero(place > 0)
+        tiles = self.stock[rows[row], column]
+        out[row, at["boneyard"] + tiles] = place[row, column] if order else 1
+        out[:, at["line"] : at["line"] + _TILES] = _bits(self.line[rows])
+        ends = self.ends[rows]
+        opened = ends[:, 0] != OPEN_END
+        index = np.arange(size)
+        out[index[opened], at["end0"] + ends[opened, 0]] = 1
+        out[index[opened], at["end1"] + ends[opened, 1]] = 1
+        out[index[~opened], at["line_empty"]] = 1
+        out[:, at["draws"] : at["draws"] + n] = self.draws[rows, :n]
+        out[:, at["lacking"] : at["lacking"] + VALUES * n] = (
+            (self.lacks[rows, :n, None] >> _VALUES) & 1
+        ).reshape(size, -1)
+        over, winner = self.over[rows], self.winner[rows]
+        won = over & (winner >= 0)
+        out[index[won], at["scores"] + winner[won]] = self.points[rows][won]
+        out[:, at["seats"] : at["seats"] + n] = 1
+        out[index[~over], at["to_move"] + self.current[rows][~over]] = 1
+        out[index, at["leader"] + self.leader[rows]] = 1
+        return out
+
+    def openings(self, rows: Ints) -> tuple[npt.NDArray[np.float32], Bools]:
+        """The leader's observation and mask in rows just dealt (``deal``, nothing played
+        yet, no scores: single rounds), what ``observations`` and ``legal`` give there,
+        from the hands alone: the rest of an opening's observation is the same in every
+        round of ``players`` seats."""
+        at, n = _AT, self.players
+        hands = _bits(self._hands.take(rows * MAX_SEATS + self.current[rows]))
+        obs = np.repeat(self._opening_row[None], len(rows), axis=0)
+        obs[:, at["hand"] : at["hand"] + _TILES] = hands
+        mask = np.zeros((len(rows), NUM_ACTIONS), dtype=bool)
+        mask[:, 0:DRAW_ID:2] = hands
+        mask[:, DRAW_ID] = RULES.hand_size(n) * n < LAST_DRAW
+        return obs, mask
+
+    def _opening(self) -> npt.NDArray[np.float32]:
+        """An opening's observation from the leader's chair, without its hand."""
+        at, n = _AT, self.players
+        size = RULES.hand_size(n)
+        row = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        row[at["line_empty"]] = 1
+        row[at["boneyard_size"]] = _TILES - n * size
+        row[at["hand_sizes"] : at["hand_sizes"] + n] = size
+        row[at["seats"] : at["seats"] + n] = 1
+        row[at["to_move"]] = row[at["leader"]] = 1
+        return row
 
     def observations(self, seats: Ints, rows: Ints | None = None) -> npt.NDArray[np.float32]:
         """Each row's observation (all rows, or ``rows``) for ``seats[j]`` (the encoding of

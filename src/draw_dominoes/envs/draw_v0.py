@@ -8,7 +8,11 @@ ignored). ``cyclic_env()`` is that parallel form seen through PettingZoo's round
 AEC conversion, where every agent takes a step in each cycle.
 
 Observations are ``{"observation": vector, "action_mask": mask}`` from ``encoding``, built
-from the seat's view only (R21). Rewards are the points a settlement credits (``reward=
+from the seat's view only (R21); with ``observation="dict"`` the vector is replaced by its
+parts, ``{"public", "private"}`` (and ``"oracle"``, every hand, with ``oracle=True``, for
+perfect-information training only). ``view(agent)`` and ``sample_hidden(agent, rng)`` give
+a seat's ``PlayerView`` and a full round consistent with it; ``reward_scale`` multiplies
+every reward paid. Rewards are the points a settlement credits (``reward=
 "points"``) or those minus the other seats' average (``"relative"``, zero-sum), paid when
 a round ends; an episode is one round or one match (``episode=``). An id outside the mask
 is refused and changes nothing: the seat gets ``illegal_action_reward`` and stays to act,
@@ -18,6 +22,7 @@ it raises ``IllegalActionError`` instead.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -28,12 +33,15 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
 
 from ..actions import IllegalActionError
+from ..round import Round
+from ..view import PlayerView
 from . import render
 from ._table import (
     ILLEGAL_ACTION_REWARD,
     REWARD,
     Episode,
     EpisodeGame,
+    ObservationMode,
     Reward,
     SeedStream,
     check_options,
@@ -43,9 +51,11 @@ from .encoding import (
     I8,
     NUM_ACTIONS,
     STATE_HIGH,
+    fast_mask,
     observation_and_mask,
     observation_high,
 )
+from .gym_env import parts_space
 
 frombuffer = np.frombuffer
 
@@ -58,12 +68,20 @@ METADATA: dict[str, Any] = {
 }
 
 
-def _spaces(players: int, history: int) -> tuple[list[str], spaces.Dict, spaces.Discrete]:
+def _box(high: npt.NDArray[np.float32]) -> spaces.Box:
+    return spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32)
+
+
+def _spaces(
+    players: int, history: int, mode: ObservationMode = "vector", oracle: bool = False
+) -> tuple[list[str], spaces.Dict, spaces.Discrete]:
     agents = [f"player_{seat}" for seat in range(players)]
-    high = observation_high(history)
+    observation: spaces.Space[Any] = (
+        _box(observation_high(history)) if mode == "vector" else parts_space(history, oracle)
+    )
     observation_space = spaces.Dict(
         {
-            "observation": spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32),
+            "observation": observation,
             "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
         }
     )
@@ -97,6 +115,10 @@ class _DrawEnv:
         illegal_action_reward: float | None = ILLEGAL_ACTION_REWARD,
         render_mode: str | None = None,
         history: int = 0,
+        observation: ObservationMode = "vector",
+        oracle: bool = False,
+        reward_scale: float = 1.0,
+        boneyard_order: bool = True,
     ) -> None:
         super().__init__()
         check_options(
@@ -107,13 +129,23 @@ class _DrawEnv:
             render_mode=render_mode,
             max_cycles=max_cycles,
             history=history,
+            observation=observation,
+            oracle=oracle,
+            reward_scale=reward_scale,
+            boneyard_order=boneyard_order,
         )
         self.history = history
+        self.observation_mode: ObservationMode = observation
+        """``"vector"`` (the 124 values) or ``"dict"`` (public, private, oracle parts)."""
+        self.oracle = oracle
+        self.reward_scale = float(reward_scale)
+        self.boneyard_order = boneyard_order
+        """Whether ``state()`` and the oracle part hold the boneyard's draw order."""
         self.players, self.episode, self.reward = players, episode, reward
         self.max_cycles = max_cycles
         self.illegal_action_reward = illegal_action_reward
         self.render_mode = render_mode
-        self.possible_agents, obs_space, act_space = _spaces(players, history)
+        self.possible_agents, obs_space, act_space = _spaces(players, history, observation, oracle)
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
@@ -131,7 +163,12 @@ class _DrawEnv:
     def _new_table(self, seed: int | None) -> EpisodeGame:
         """A fresh episode (``seed``: restart the seed sequence); every agent is live."""
         self.table = EpisodeGame(
-            self.players, self.episode, self.reward, self._seeds.episode(seed), self.history
+            self.players,
+            self.episode,
+            self.reward,
+            self._seeds.episode(seed),
+            self.history,
+            self.reward_scale,
         )
         self.agents = self.possible_agents[:]
         self.steps = 0
@@ -142,15 +179,38 @@ class _DrawEnv:
         """The full state's space: every hand and the boneyard's order (``STATE_FIELDS``)."""
         return spaces.Box(low=0.0, high=STATE_HIGH, shape=STATE_HIGH.shape, dtype=np.float32)
 
-    def state(self) -> npt.NDArray[np.float32]:
+    def state(self, order: bool | None = None) -> npt.NDArray[np.float32]:
         """The full state, for centralised critics and perfect-information baselines:
-        every hand and the boneyard's order, which no agent's observation holds (R21)."""
+        every hand and the boneyard's order, which no agent's observation holds (R21).
+        ``order=False`` (or the env's ``boneyard_order=False``) leaves the order out: the
+        boneyard field then holds a 1 for each tile in it."""
         if self.table is None:
             raise RuntimeError("call reset() before state()")
-        return self.table.state()
+        return self.table.state(self.boneyard_order if order is None else order)
+
+    def view(self, agent: str) -> PlayerView:
+        """What ``agent`` may see (R21): its ``PlayerView`` of the round being played."""
+        if self.table is None:
+            raise RuntimeError("call reset() before view()")
+        return self.table.view(self._seat_of[agent])
+
+    def sample_hidden(self, agent: str, rng: random.Random) -> Round:
+        """A full round consistent with ``view(agent)``, its hidden tiles dealt anew from
+        ``rng`` (``Round.sample_hidden``): a determinization for search from that seat."""
+        if self.table is None:
+            raise RuntimeError("call reset() before sample_hidden()")
+        return self.table.round.sample_hidden(self._seat_of[agent], rng)
+
+    @property
+    def _illegal_reward(self) -> float:
+        return float(self.illegal_action_reward or 0.0) * self.reward_scale
 
     def _observe(self, table: EpisodeGame, agent: str) -> dict[str, Any]:
-        observation, mask = table.observe(self._seat_of[agent])
+        seat = self._seat_of[agent]
+        if self.observation_mode == "dict":
+            parts = table.parts(seat, self.oracle, self.boneyard_order)
+            return {"observation": parts, "action_mask": fast_mask(table.round, seat)}
+        observation, mask = table.observe(seat)
         return {"observation": observation, "action_mask": mask}
 
     def close(self) -> None:
@@ -219,7 +279,7 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
             raise RuntimeError("call reset() before using the environment")
         if not observe:
             observation = None
-        elif self.history:
+        elif self.history or self.observation_mode == "dict":
             observation = self._observe(table, agent)
         else:  # _observe, one call fewer
             vector, mask = observation_and_mask(table.tracker, self._seat_of[agent])
@@ -254,7 +314,7 @@ class raw_env(_DrawEnv, AECEnv):  # type: ignore[misc]
             if self.illegal_action_reward is None:
                 raise
             rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
-            rewards[agent] = float(self.illegal_action_reward)
+            rewards[agent] = self._illegal_reward
             self._rewarded = True
             self.infos[agent] = {"illegal_action": str(error)}
             self._accumulate_rewards()
@@ -318,7 +378,7 @@ class DrawParallelEnv(_DrawEnv, ParallelEnv):  # type: ignore[misc]
         except IllegalActionError as error:
             if self.illegal_action_reward is None:
                 raise
-            rewards[mover] = float(self.illegal_action_reward)
+            rewards[mover] = self._illegal_reward
             infos[mover] = {"illegal_action": str(error)}
         else:
             for seat, value in enumerate(gained):

@@ -50,7 +50,18 @@ __all__ = [
     "OBSERVATION_HIGH",
     "OBSERVATION_SIZE",
     "OBSERVATION_VERSION",
+    "ORACLE_FIELDS",
+    "ORACLE_HIGH",
+    "ORACLE_SIZE",
+    "ORACLE_SLICE",
     "PASS_ID",
+    "PRIVATE_FIELDS",
+    "PRIVATE_HIGH",
+    "PRIVATE_SIZE",
+    "PUBLIC_FIELDS",
+    "PUBLIC_HIGH",
+    "PUBLIC_SIZE",
+    "PUBLIC_SLICE",
     "STATE_FIELDS",
     "STATE_HIGH",
     "STATE_SIZE",
@@ -71,6 +82,9 @@ __all__ = [
     "observation_buffer",
     "observation_bytes",
     "observation_high",
+    "oracle_observation",
+    "private_observation",
+    "public_observation",
     "state_vector",
 ]
 
@@ -127,6 +141,8 @@ class Field:
     size: int
     high: float
     meaning: str
+    public: bool = True
+    """Whether anyone watching the table knows it (a hand, or the boneyard's order, is not)."""
 
 
 OBSERVATION_VERSION: Final = 1
@@ -179,10 +195,13 @@ _LAYOUT: Final[Layout] = (
 )
 
 
-def _fields(layout: Layout = _LAYOUT) -> tuple[Field, ...]:
+def _fields(
+    layout: Layout = _LAYOUT, hidden: frozenset[str] = frozenset({"hand"})
+) -> tuple[Field, ...]:
+    """The fields of ``layout`` with their offsets; those named in ``hidden`` are not public."""
     fields, offset = [], 0
     for name, size, high, meaning in layout:
-        fields.append(Field(name, offset, size, float(high), meaning))
+        fields.append(Field(name, offset, size, float(high), meaning, name not in hidden))
         offset += size
     return tuple(fields)
 
@@ -485,7 +504,7 @@ _STATE_LAYOUT: Final[Layout] = (
     *_LINE_LAYOUT,
     *_seat_layout("seat", "match score of each seat (with the round's credits once over)"),
 )
-STATE_FIELDS: Final = _fields(_STATE_LAYOUT)
+STATE_FIELDS: Final = _fields(_STATE_LAYOUT, frozenset({"hands", "boneyard"}))
 """The full state (every hand, the boneyard's order), for centralised critics and
 perfect-information baselines; never an observation of a seat (R21)."""
 STATE_SIZE: Final = sum(field.size for field in STATE_FIELDS)
@@ -495,8 +514,10 @@ STATE_HIGH: Final = np.concatenate(
 _STATE_AT: Final = {field.name: field.offset for field in STATE_FIELDS}
 
 
-def state_vector(tracker: Tracker) -> npt.NDArray[np.float32]:
-    """The whole round as the float32 vector of ``STATE_FIELDS``, seats in absolute order."""
+def state_vector(tracker: Tracker, order: bool = True) -> npt.NDArray[np.float32]:
+    """The whole round as the float32 vector of ``STATE_FIELDS``, seats in absolute order;
+    with ``order=False`` the boneyard field holds a 1 for each tile in it, not its place
+    in the draw order (a critic then learns nothing a perfect draw order would tell)."""
     round_ = tracker.round
     state = np.zeros(STATE_SIZE, dtype=np.float32)
     at = _STATE_AT
@@ -508,7 +529,7 @@ def state_vector(tracker: Tracker) -> npt.NDArray[np.float32]:
             dtype=np.float32,
         )
     for place, tile in enumerate(round_.boneyard, 1):
-        state[at["boneyard"] + tile.index] = place
+        state[at["boneyard"] + tile.index] = place if order else 1
     fields = round_.fields()
     state[at["line"] : at["line"] + TILE_COUNT] = np.frombuffer(
         _tile_rows(fields.line), dtype=np.float32
@@ -604,3 +625,67 @@ def observation(view: PlayerView) -> npt.NDArray[np.float32]:
         obs[_AT["to_move"] + (view.current_player - me) % n] = 1
     obs[_AT["leader"] + (view.leader - me) % n] = 1
     return obs
+
+
+# ----------------------------------------------------------------- observation parts
+# The parts of a dict observation, cut from the encoders above rather than built anew:
+# ``public`` is the observation's public fields as seat 0 sees them (so seats count in
+# absolute order and every seat gets the same values), ``private`` the seat's own hand
+# and which seat it is, ``oracle`` the state's hidden fields (every hand, the boneyard).
+
+
+def _span(fields: Sequence[Field]) -> tuple[int, int]:
+    """Where ``fields`` start and end, checked to be one run of the vector."""
+    start, end = fields[0].offset, fields[-1].offset + fields[-1].size
+    if sum(field.size for field in fields) != end - start:
+        raise AssertionError("the fields of a part must be one run of the vector")
+    return start, end
+
+
+_PUBLIC_START, _PUBLIC_END = _span([f for f in OBSERVATION_FIELDS if f.public])
+PUBLIC_FIELDS: Final = tuple(
+    Field(f.name, f.offset - _PUBLIC_START, f.size, f.high, f.meaning)
+    for f in OBSERVATION_FIELDS
+    if f.public
+)
+"""The ``public`` part: the observation's public fields, seats in absolute order (slot
+``r`` is seat ``r``), what anyone watching the table sees; the same for every seat."""
+PUBLIC_SIZE: Final = _PUBLIC_END - _PUBLIC_START
+PUBLIC_SLICE: Final = slice(_PUBLIC_START, _PUBLIC_END)
+"""Where the ``public`` part lies in an observation of seat 0."""
+PUBLIC_HIGH: Final = OBSERVATION_HIGH[_PUBLIC_START:_PUBLIC_END].copy()
+PRIVATE_FIELDS: Final = _fields(
+    (
+        ("hand", TILE_COUNT, 1, "1 for each tile in the seat's own hand (index in ALL_TILES)"),
+        ("seat", MAX_SEATS, 1, "one-hot: which seat this is (to read the public part's slots)"),
+    )
+)
+"""The ``private`` part: what the seat knows that others do not, and which seat it is."""
+PRIVATE_SIZE: Final = sum(field.size for field in PRIVATE_FIELDS)
+PRIVATE_HIGH: Final = np.ones(PRIVATE_SIZE, dtype=np.float32)
+_ORACLE_START, _ORACLE_END = _span([f for f in STATE_FIELDS if not f.public])
+ORACLE_FIELDS: Final = tuple(f for f in STATE_FIELDS if not f.public)
+"""The ``oracle`` part (only when asked for): the state's hidden fields, every hand and
+the boneyard (its draw order, or which tiles are in it), for perfect-information
+training (oracle guiding); never a seat's own input when it plays (R21)."""
+ORACLE_SIZE: Final = _ORACLE_END - _ORACLE_START
+ORACLE_SLICE: Final = slice(_ORACLE_START, _ORACLE_END)
+"""Where the ``oracle`` part lies in a state vector."""
+ORACLE_HIGH: Final = STATE_HIGH[_ORACLE_START:_ORACLE_END].copy()
+
+
+def public_observation(tracker: Tracker) -> npt.NDArray[np.float32]:
+    """The ``public`` part: seat 0's observation without its private fields."""
+    buffer = observation_and_mask(tracker, 0)[0]
+    return np.frombuffer(buffer, F32)[PUBLIC_SLICE]
+
+
+def private_observation(round_: Round, seat: int) -> npt.NDArray[np.float32]:
+    """The ``private`` part of ``seat``: its hand (as the observation's hand field) and
+    its seat, one-hot."""
+    return np.frombuffer(bytearray(_tile_rows(round_.hand_mask(seat)) + _ONE_HOT_SEAT[seat]), F32)
+
+
+def oracle_observation(tracker: Tracker, order: bool = True) -> npt.NDArray[np.float32]:
+    """The ``oracle`` part: the hidden fields of ``state_vector`` (every hand, the boneyard)."""
+    return state_vector(tracker, order)[ORACLE_SLICE]

@@ -211,6 +211,11 @@ class DrawDominoesState(pyspiel.State):  # type: ignore[misc]
         """What ``player`` may see (R21)."""
         return self.round.view(player)
 
+    def sample_hidden(self, player: int, rng: random.Random) -> Round:
+        """A full round ``player`` cannot tell from this one (``Round.sample_hidden``), as
+        the other adapters give it; ``resample_from_infostate`` is OpenSpiel's form."""
+        return self.round.sample_hidden(player, rng)
+
     @property
     def is_dealt(self) -> bool:
         """Whether the chance nodes of the deal are behind us and a round is being played."""
