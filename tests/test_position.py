@@ -362,3 +362,20 @@ def test_analyse_refuses_a_bad_position_in_one_line(
     assert main(["analyse", text]) == 2
     out = capsys.readouterr().out
     assert said in out and len(out.splitlines()) == 1
+
+
+def test_undo_leaves_the_matches_cloned_before_it_as_they_were() -> None:
+    """Finished rounds are shared between a match and its clones: taking back the action
+    that finished one reopens a copy."""
+    match = Match.new(2, seed=3)
+    seats = [bots.create("greedy", seed=1), bots.create("greedy", seed=2)]
+    clones = []
+    for _ in play(match, seats):
+        if match.current_round.ply() == 0 and match.rounds:
+            clones.append((match.clone(), match.rounds[-1].to_text(), match.scores))
+    clones.append((match.clone(), match.rounds[-1].to_text(), match.scores))
+    assert match.is_over and len(clones) > 1
+    while match.ply():
+        match.undo()
+    for clone, last_round, scores in clones:
+        assert clone.rounds[-1].to_text() == last_round and clone.scores == scores

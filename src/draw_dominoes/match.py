@@ -168,11 +168,13 @@ class Match:
         current = self._current
         if not current.actions and self._rounds and not self.is_over:
             self._rng.setstate(self._dealt_from.pop())  # un-deal the round dealt last
-            current = self._current = self._rounds[-1].clone()  # clones share the others
+            current = self._rounds[-1]
         if current.outcome is not None:  # the round is finished: open it again
             for seat, credit in enumerate(current.outcome.credits):
                 self._scores[seat] -= credit
             self._rounds.pop()
+            current = current.clone()  # clones of this match share the finished round
+        self._current = current
         return current.undo()
 
     def __repr__(self) -> str:
