@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import play_randomly
 from draw_dominoes import (
     ALL_TILES,
     DRAW,
@@ -39,11 +40,7 @@ CACHES = {"_line", "_line_at"}
 
 def played(players: int, seed: int, steps: int) -> Round:
     round_ = Round.new(players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if round_.is_over:
-            break
-        round_.apply(rng.choice(round_.legal_actions()))
+    play_randomly(round_, random.Random(seed), steps)
     return round_
 
 
